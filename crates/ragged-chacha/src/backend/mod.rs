@@ -1,0 +1,152 @@
+//! The one place that knows which backends exist, detects the CPU, and dispatches.
+
+pub(crate) mod generic;
+pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+/// Whether the running CPU has an x86 feature: at run time with `std`, otherwise only
+/// what the build enables with `-C target-feature`.
+#[cfg(target_arch = "x86_64")]
+macro_rules! cpu_has {
+    ($feature:tt) => {{
+        #[cfg(feature = "std")]
+        {
+            std::is_x86_feature_detected!($feature)
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            cfg!(target_feature = $feature)
+        }
+    }};
+}
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use crate::state::State;
+
+/// A ChaCha implementation for one instruction-set level.
+///
+/// [`Backend::detect`] picks the fastest one the CPU has; the others can be named for
+/// tests and benchmarks through the cipher types' `with_backend` constructors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Plain Rust, one block at a time; every target.
+    Portable,
+    /// x86-64 SSE2, 4 blocks per batch.
+    Sse2,
+    /// x86-64 SSSE3, 4 blocks per batch with byte-shuffle rotations.
+    Ssse3,
+    /// x86-64 AVX2, 8 blocks per batch.
+    Avx2,
+    /// x86-64 AVX-512 F/BW/VL, 16 blocks per batch with masked tails.
+    Avx512,
+}
+
+/// Every backend compiled for this target, slowest first.
+const ALL: &[Backend] = &[
+    Backend::Portable,
+    #[cfg(target_arch = "x86_64")]
+    Backend::Sse2,
+    #[cfg(target_arch = "x86_64")]
+    Backend::Ssse3,
+    #[cfg(target_arch = "x86_64")]
+    Backend::Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Backend::Avx512,
+];
+
+/// `detect()`'s answer as an index into `ALL`, plus one; 0 until first computed.
+static DETECTED: AtomicU8 = AtomicU8::new(0);
+
+impl Backend {
+    /// Every backend compiled into this build, slowest first, whether or not the CPU
+    /// running it has the features.
+    pub fn all() -> &'static [Backend] {
+        ALL
+    }
+
+    /// The backends this CPU can run, slowest first.
+    pub fn available() -> impl Iterator<Item = Backend> {
+        ALL.iter().copied().filter(|b| b.is_available())
+    }
+
+    /// The fastest backend this CPU can run; detected once per process.
+    #[inline]
+    pub fn detect() -> Backend {
+        match DETECTED.load(Ordering::Relaxed) {
+            0 => {
+                let best = Backend::available().last().unwrap_or(Backend::Portable);
+                let index = ALL.iter().position(|b| *b == best).unwrap_or(0);
+                DETECTED.store(index as u8 + 1, Ordering::Relaxed);
+                best
+            }
+            n => ALL[usize::from(n) - 1],
+        }
+    }
+
+    /// Whether this CPU has the instruction-set extensions the backend needs.
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse2 => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 => cpu_has!("ssse3"),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => cpu_has!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => cpu_has!("avx512f") && cpu_has!("avx512bw") && cpu_has!("avx512vl"),
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// The short lowercase name used by the CLI and benchmarks (`"avx2"`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Sse2 => "sse2",
+            Backend::Ssse3 => "ssse3",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
+        }
+    }
+
+    /// The backend called `name` (see [`Backend::name`]), if compiled in.
+    pub fn from_name(name: &str) -> Option<Backend> {
+        ALL.iter().copied().find(|b| b.name() == name)
+    }
+
+    /// XORs keystream blocks `counter, counter + 1, …` into `len` bytes.
+    ///
+    /// # Safety
+    /// `self.is_available()`; `input` readable and `output` writable for `len` bytes,
+    /// equal or disjoint; for RFC 8439 states, `counter + ceil(len / 64) <= 2^32`.
+    #[inline]
+    pub(crate) unsafe fn xor_keystream(
+        self,
+        state: &State,
+        counter: u64,
+        input: *const u8,
+        output: *mut u8,
+        len: usize,
+    ) {
+        // SAFETY: forwarded; `self.is_available()` means the entry point's target
+        // features are present.
+        unsafe {
+            match self {
+                #[cfg(target_arch = "x86_64")]
+                Backend::Sse2 => x86_64::sse2(state, counter, input, output, len),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Ssse3 => x86_64::ssse3(state, counter, input, output, len),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx2 => x86_64::avx2(state, counter, input, output, len),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx512 => x86_64::avx512(state, counter, input, output, len),
+                _ => portable::xor_keystream(state, counter, input, output, len),
+            }
+        }
+    }
+}

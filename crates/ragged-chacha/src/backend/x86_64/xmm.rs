@@ -1,0 +1,223 @@
+//! 128-bit lanes (4 blocks): SSE2, SSSE3 byte shuffles, or AVX-512VL rotates and
+//! masked tails, selected by the const parameter `L` (one of the levels in `super`).
+
+use core::arch::x86_64::*;
+
+use super::{AVX512, SSSE3};
+use crate::backend::generic::Lanes;
+
+/// Four blocks' worth of one state word. `L` is the instruction-set level the
+/// methods may use: `SSE2`, [`SSSE3`] or [`AVX512`] (F + BW + VL).
+#[derive(Clone, Copy)]
+pub(crate) struct Xmm<const L: u8>(pub(crate) __m128i);
+
+/// `pshufb` pattern rotating each 32-bit lane left by 16 bits.
+const ROT16: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
+/// `pshufb` pattern rotating each 32-bit lane left by 8 bits.
+const ROT8: [u8; 16] = [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14];
+/// Loaded at offset `rem`, a `pshufb` pattern moving bytes `0..rem` to the top
+/// `rem` positions and zeroing the rest (0x80 selects zero).
+const SLIDE: [u8; 32] = [
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+];
+
+/// Rotates each 32-bit lane of `v` left by `$n` with two shifts and an or.
+macro_rules! rotl_shift {
+    ($v:expr, $n:literal) => {
+        _mm_or_si128(_mm_slli_epi32::<$n>($v), _mm_srli_epi32::<{ 32 - $n }>($v))
+    };
+}
+
+/// The 4x4 transpose of 32-bit elements within each 128-bit lane; `$lo32` … are the
+/// unpack intrinsics of the register width at hand.
+macro_rules! transpose4 {
+    ($lo32:ident, $hi32:ident, $lo64:ident, $hi64:ident, $a:expr, $b:expr, $c:expr, $d:expr) => {{
+        let t0 = $lo32($a, $b);
+        let t1 = $hi32($a, $b);
+        let t2 = $lo32($c, $d);
+        let t3 = $hi32($c, $d);
+        [$lo64(t0, t2), $hi64(t0, t2), $lo64(t1, t3), $hi64(t1, t3)]
+    }};
+}
+pub(crate) use transpose4;
+
+impl<const L: u8> Xmm<L> {
+    /// Shifts the low `rem` bytes of `self` to the top of the vector, zero below
+    /// (SSE2 has no variable byte shift, so one arm per amount).
+    #[inline(always)]
+    unsafe fn slide_up(self, rem: usize) -> __m128i {
+        let v = self.0;
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            match 16 - rem {
+                1 => _mm_slli_si128::<1>(v),
+                2 => _mm_slli_si128::<2>(v),
+                3 => _mm_slli_si128::<3>(v),
+                4 => _mm_slli_si128::<4>(v),
+                5 => _mm_slli_si128::<5>(v),
+                6 => _mm_slli_si128::<6>(v),
+                7 => _mm_slli_si128::<7>(v),
+                8 => _mm_slli_si128::<8>(v),
+                9 => _mm_slli_si128::<9>(v),
+                10 => _mm_slli_si128::<10>(v),
+                11 => _mm_slli_si128::<11>(v),
+                12 => _mm_slli_si128::<12>(v),
+                13 => _mm_slli_si128::<13>(v),
+                14 => _mm_slli_si128::<14>(v),
+                _ => _mm_slli_si128::<15>(v),
+            }
+        }
+    }
+}
+
+// SAFETY: methods use SSE2 always, SSSE3 only when `L >= SSSE3`, and AVX-512 F/BW/VL
+// only when `L == AVX512`; callers of `Xmm<L>` guarantee those features.
+unsafe impl<const L: u8> Lanes for Xmm<L> {
+    const BLOCKS: usize = 4;
+
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> Self {
+        // SAFETY: SSE2.
+        Xmm(unsafe { _mm_set1_epi32(x as i32) })
+    }
+    #[inline(always)]
+    unsafe fn counters(counter: u64) -> (Self, Self) {
+        // SAFETY: SSE2.
+        unsafe {
+            let base = _mm_set1_epi32(counter as u32 as i32);
+            let lo = _mm_add_epi32(base, _mm_setr_epi32(0, 1, 2, 3));
+            // A lane carried when its low half wrapped below the base (unsigned
+            // compare, made signed by flipping the top bit); the mask is -1 there.
+            let sign = _mm_set1_epi32(i32::MIN);
+            let carry = _mm_cmplt_epi32(_mm_xor_si128(lo, sign), _mm_xor_si128(base, sign));
+            let hi = _mm_sub_epi32(_mm_set1_epi32((counter >> 32) as u32 as i32), carry);
+            (Xmm(lo), Xmm(hi))
+        }
+    }
+    #[inline(always)]
+    unsafe fn add(self, other: Self) -> Self {
+        // SAFETY: SSE2.
+        Xmm(unsafe { _mm_add_epi32(self.0, other.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: SSE2.
+        Xmm(unsafe { _mm_xor_si128(self.0, other.0) })
+    }
+    #[inline(always)]
+    unsafe fn rotl16(self) -> Self {
+        // SAFETY: each arm uses only the features its level guarantees.
+        Xmm(unsafe {
+            match L {
+                AVX512 => _mm_rol_epi32::<16>(self.0),
+                SSSE3 => _mm_shuffle_epi8(self.0, _mm_loadu_si128(ROT16.as_ptr().cast())),
+                _ => _mm_shufflehi_epi16::<0b10_11_00_01>(_mm_shufflelo_epi16::<0b10_11_00_01>(
+                    self.0,
+                )),
+            }
+        })
+    }
+    #[inline(always)]
+    unsafe fn rotl12(self) -> Self {
+        // SAFETY: each arm uses only the features its level guarantees.
+        Xmm(unsafe {
+            match L {
+                AVX512 => _mm_rol_epi32::<12>(self.0),
+                _ => rotl_shift!(self.0, 12),
+            }
+        })
+    }
+    #[inline(always)]
+    unsafe fn rotl8(self) -> Self {
+        // SAFETY: each arm uses only the features its level guarantees.
+        Xmm(unsafe {
+            match L {
+                AVX512 => _mm_rol_epi32::<8>(self.0),
+                SSSE3 => _mm_shuffle_epi8(self.0, _mm_loadu_si128(ROT8.as_ptr().cast())),
+                _ => rotl_shift!(self.0, 8),
+            }
+        })
+    }
+    #[inline(always)]
+    unsafe fn rotl7(self) -> Self {
+        // SAFETY: each arm uses only the features its level guarantees.
+        Xmm(unsafe {
+            match L {
+                AVX512 => _mm_rol_epi32::<7>(self.0),
+                _ => rotl_shift!(self.0, 7),
+            }
+        })
+    }
+    #[inline(always)]
+    unsafe fn transpose(x: [Self; 16]) -> [Self; 16] {
+        let mut out = x;
+        for g in 0..4 {
+            // SAFETY: SSE2.
+            let rows = unsafe {
+                transpose4!(
+                    _mm_unpacklo_epi32,
+                    _mm_unpackhi_epi32,
+                    _mm_unpacklo_epi64,
+                    _mm_unpackhi_epi64,
+                    x[4 * g].0,
+                    x[4 * g + 1].0,
+                    x[4 * g + 2].0,
+                    x[4 * g + 3].0
+                )
+            };
+            // rows[k] is words 4g..4g+4 of block k: bytes 64k + 16g.
+            for (k, row) in rows.into_iter().enumerate() {
+                out[4 * k + g] = Xmm(row);
+            }
+        }
+        out
+    }
+    #[inline(always)]
+    unsafe fn load(src: *const u8) -> Self {
+        // SAFETY: the caller guarantees 16 readable bytes.
+        Xmm(unsafe { _mm_loadu_si128(src.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut u8) {
+        // SAFETY: the caller guarantees 16 writable bytes.
+        unsafe { _mm_storeu_si128(dst.cast(), self.0) }
+    }
+    #[inline(always)]
+    unsafe fn xor_tail(self, input: *const u8, output: *mut u8, rem: usize, before: usize) {
+        // SAFETY: the masked forms touch only the `rem` selected bytes (masked-off
+        // bytes are neither read nor written, and cannot fault). The window form
+        // touches `16 - rem` bytes before the tail, which the caller guarantees are
+        // part of the message and already final in `output`; it rewrites them with
+        // the values it loaded. The byte loop touches exactly `rem` bytes.
+        unsafe {
+            if L == AVX512 {
+                let mask = ((1u32 << rem) - 1) as __mmask16;
+                let data = _mm_maskz_loadu_epi8(mask, input.cast());
+                _mm_mask_storeu_epi8(output.cast(), mask, _mm_xor_si128(data, self.0));
+            } else if before + rem >= 16 {
+                let back = 16 - rem;
+                let data = _mm_loadu_si128(input.sub(back).cast());
+                let done = _mm_loadu_si128(output.sub(back).cast());
+                let (keystream, mask) = if L == SSSE3 {
+                    let pattern = _mm_loadu_si128(SLIDE.as_ptr().add(rem).cast());
+                    // Pattern bytes that select (0..16) are the tail; 0x80 are not.
+                    let mask = _mm_cmpgt_epi8(pattern, _mm_set1_epi8(-1));
+                    (_mm_shuffle_epi8(self.0, pattern), mask)
+                } else {
+                    let ones = Xmm::<L>(_mm_set1_epi8(-1));
+                    (self.slide_up(rem), ones.slide_up(rem))
+                };
+                let fresh = _mm_xor_si128(_mm_and_si128(mask, data), keystream);
+                let merged = _mm_or_si128(_mm_andnot_si128(mask, done), fresh);
+                _mm_storeu_si128(output.sub(back).cast(), merged);
+            } else {
+                let mut ks = [0u8; 16];
+                _mm_storeu_si128(ks.as_mut_ptr().cast(), self.0);
+                for (i, k) in ks.iter().enumerate().take(rem) {
+                    *output.add(i) = *input.add(i) ^ k;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! 256-bit lanes (8 blocks): AVX2, or AVX-512VL rotates and masked tails, selected by
+//! the const parameter `L` (one of the levels in `super`).
+
+use core::arch::x86_64::*;
+
+use super::xmm::{Xmm, transpose4};
+use super::{AVX512, SSSE3};
+use crate::backend::generic::Lanes;
+
+/// Eight blocks' worth of one state word. `L` is `AVX2` or [`AVX512`] (F + BW + VL).
+#[derive(Clone, Copy)]
+pub(crate) struct Ymm<const L: u8>(pub(crate) __m256i);
+
+/// `vpshufb` pattern rotating each 32-bit lane left by 16 bits (per 128-bit half).
+const ROT16: [u8; 32] = [
+    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14,
+    15, 12, 13,
+];
+/// `vpshufb` pattern rotating each 32-bit lane left by 8 bits (per 128-bit half).
+const ROT8: [u8; 32] = [
+    3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15,
+    12, 13, 14,
+];
+
+/// Rotates each 32-bit lane of `v` left by `$n` with two shifts and an or.
+macro_rules! rotl_shift {
+    ($v:expr, $n:literal) => {
+        _mm256_or_si256(
+            _mm256_slli_epi32::<$n>($v),
+            _mm256_srli_epi32::<{ 32 - $n }>($v),
+        )
+    };
+}
+
+// SAFETY: methods use AVX2 always (so SSSE3 for the 128-bit tail) and AVX-512 F/BW/VL
+// only when `L == AVX512`; callers of `Ymm<L>` guarantee those features.
+unsafe impl<const L: u8> Lanes for Ymm<L> {
+    const BLOCKS: usize = 8;
+
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> Self {
+        // SAFETY: AVX.
+        Ymm(unsafe { _mm256_set1_epi32(x as i32) })
+    }
+    #[inline(always)]
+    unsafe fn counters(counter: u64) -> (Self, Self) {
+        // SAFETY: AVX2.
+        unsafe {
+            let base = _mm256_set1_epi32(counter as u32 as i32);
+            let lo = _mm256_add_epi32(base, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+            // Unsigned "lo < base" as a signed compare with the top bits flipped.
+            let sign = _mm256_set1_epi32(i32::MIN);
+            let carry =
+                _mm256_cmpgt_epi32(_mm256_xor_si256(base, sign), _mm256_xor_si256(lo, sign));
+            let hi = _mm256_sub_epi32(_mm256_set1_epi32((counter >> 32) as u32 as i32), carry);
+            (Ymm(lo), Ymm(hi))
+        }
+    }
+    #[inline(always)]
+    unsafe fn add(self, other: Self) -> Self {
+        // SAFETY: AVX2.
+        Ymm(unsafe { _mm256_add_epi32(self.0, other.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX2.
+        Ymm(unsafe { _mm256_xor_si256(self.0, other.0) })
+    }
+    #[inline(always)]
+    unsafe fn rotl16(self) -> Self {
+        // SAFETY: each arm uses only the features its level guarantees.
+        Ymm(unsafe {
+            match L {
+                AVX512 => _mm256_rol_epi32::<16>(self.0),
+                _ => _mm256_shuffle_epi8(self.0, _mm256_loadu_si256(ROT16.as_ptr().cast())),
+            }
+        })
+    }
+    #[inline(always)]
+    unsafe fn rotl12(self) -> Self {
+        // SAFETY: each arm uses only the features its level guarantees.
+        Ymm(unsafe {
+            match L {
+                AVX512 => _mm256_rol_epi32::<12>(self.0),
+                _ => rotl_shift!(self.0, 12),
+            }
+        })
+    }
+    #[inline(always)]
+    unsafe fn rotl8(self) -> Self {
+        // SAFETY: each arm uses only the features its level guarantees.
+        Ymm(unsafe {
+            match L {
+                AVX512 => _mm256_rol_epi32::<8>(self.0),
+                _ => _mm256_shuffle_epi8(self.0, _mm256_loadu_si256(ROT8.as_ptr().cast())),
+            }
+        })
+    }
+    #[inline(always)]
+    unsafe fn rotl7(self) -> Self {
+        // SAFETY: each arm uses only the features its level guarantees.
+        Ymm(unsafe {
+            match L {
+                AVX512 => _mm256_rol_epi32::<7>(self.0),
+                _ => rotl_shift!(self.0, 7),
+            }
+        })
+    }
+    #[inline(always)]
+    unsafe fn transpose(x: [Self; 16]) -> [Self; 16] {
+        // After the per-half transpose of word group g, rows[g][k] holds words
+        // 4g..4g+4 of block k (low half) and of block k + 4 (high half).
+        // SAFETY: AVX2.
+        let rows: [[__m256i; 4]; 4] = core::array::from_fn(|g| unsafe {
+            transpose4!(
+                _mm256_unpacklo_epi32,
+                _mm256_unpackhi_epi32,
+                _mm256_unpacklo_epi64,
+                _mm256_unpackhi_epi64,
+                x[4 * g].0,
+                x[4 * g + 1].0,
+                x[4 * g + 2].0,
+                x[4 * g + 3].0
+            )
+        });
+        let mut out = x;
+        for k in 0..4 {
+            for half in 0..2 {
+                let (a, b) = (rows[2 * half][k], rows[2 * half + 1][k]);
+                // Output vector 2 * block + half is bytes 64 * block + 32 * half.
+                // SAFETY: AVX2.
+                unsafe {
+                    out[2 * k + half] = Ymm(_mm256_permute2x128_si256::<0x20>(a, b));
+                    out[2 * (k + 4) + half] = Ymm(_mm256_permute2x128_si256::<0x31>(a, b));
+                }
+            }
+        }
+        out
+    }
+    #[inline(always)]
+    unsafe fn load(src: *const u8) -> Self {
+        // SAFETY: the caller guarantees 32 readable bytes.
+        Ymm(unsafe { _mm256_loadu_si256(src.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut u8) {
+        // SAFETY: the caller guarantees 32 writable bytes.
+        unsafe { _mm256_storeu_si256(dst.cast(), self.0) }
+    }
+    #[inline(always)]
+    unsafe fn xor_tail(self, input: *const u8, output: *mut u8, rem: usize, before: usize) {
+        // SAFETY: the masked form touches only the `rem` selected bytes; otherwise a
+        // full 16-byte half is within `rem`, and the 128-bit tail keeps the same
+        // contract this method was given (its `before` grows by the 16 bytes done).
+        unsafe {
+            if L == AVX512 {
+                let mask = ((1u64 << rem) - 1) as __mmask32;
+                let data = _mm256_maskz_loadu_epi8(mask, input.cast());
+                _mm256_mask_storeu_epi8(output.cast(), mask, _mm256_xor_si256(data, self.0));
+                return;
+            }
+            let low = Xmm::<SSSE3>(_mm256_castsi256_si128(self.0));
+            let high = Xmm::<SSSE3>(_mm256_extracti128_si256::<1>(self.0));
+            if rem >= 16 {
+                low.xor(Xmm::load(input)).store(output);
+                if rem > 16 {
+                    high.xor_tail(input.add(16), output.add(16), rem - 16, before + 16);
+                }
+            } else {
+                low.xor_tail(input, output, rem, before);
+            }
+        }
+    }
+}

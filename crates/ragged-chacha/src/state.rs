@@ -1,0 +1,51 @@
+//! The 16-word ChaCha input state shared by every variant and backend.
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// "expand 32-byte k" as four little-endian words.
+pub(crate) const SIGMA: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
+
+/// The cipher input of one key and nonce, in the form every backend consumes.
+/// (Public only so the sealed variant trait can name it; not reachable outside.)
+///
+/// `words[12]` is always 0: the backend writes the low half of each block counter
+/// there. The backend adds the high half of the block counter to `words[13]`, which
+/// holds the first nonce word for RFC 8439 (where the caller guarantees the high half
+/// is 0 for every block it uses) and 0 for the 64-bit-counter variants (where the
+/// addition is the carry from word 12 into word 13).
+#[derive(Clone)]
+pub struct State {
+    pub(crate) words: [u32; 16],
+    pub(crate) double_rounds: u32,
+}
+
+impl State {
+    /// Builds the state from a key, the words 13..16 (nonce, or counter-high + nonce) and
+    /// the number of rounds (20, 12 or 8).
+    pub(crate) fn new(key: &[u8; 32], tail: [u32; 3], rounds: u32) -> Self {
+        let mut words = [0u32; 16];
+        words[..4].copy_from_slice(&SIGMA);
+        for (w, chunk) in words[4..12].iter_mut().zip(key.chunks_exact(4)) {
+            *w = le_word(chunk);
+        }
+        words[13..16].copy_from_slice(&tail);
+        State {
+            words,
+            double_rounds: rounds / 2,
+        }
+    }
+}
+
+impl Drop for State {
+    fn drop(&mut self) {
+        self.words.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for State {}
+
+/// Reads a little-endian word from the first four bytes of `bytes`.
+#[inline(always)]
+pub(crate) fn le_word(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+}

@@ -1,0 +1,114 @@
+//! The members of the ChaCha family: how a key and nonce become the initial state,
+//! how many rounds, and how far the block counter reaches.
+
+use zeroize::Zeroize;
+
+use crate::hchacha::hchacha;
+use crate::state::{State, le_word};
+
+/// A ChaCha variant; implemented by the marker types of this module only.
+pub trait Variant: sealed::Sealed {
+    /// The nonce: 12 bytes (RFC 8439), 8 (original) or 24 (XChaCha).
+    type Nonce: AsRef<[u8]>;
+    /// The type of a starting block counter: `u32` or `u64`.
+    type Counter: Copy + Into<u64>;
+    /// Rounds of the block function: 20, 12 or 8.
+    const ROUNDS: u32;
+    /// How many 64-byte blocks the counter can address.
+    const BLOCKS: u128;
+    /// A short name such as `"chacha20"`.
+    const NAME: &'static str;
+}
+
+/// Keeps the variants closed, and their state construction private.
+pub(crate) mod sealed {
+    use crate::state::State;
+
+    pub trait Sealed {
+        /// The initial state for this key and nonce (block counter words at zero);
+        /// `nonce` has the length of the variant's `Nonce` type.
+        fn state(key: &[u8; 32], nonce: &[u8]) -> State;
+    }
+}
+
+/// RFC 8439: 96-bit nonce, 32-bit block counter, `R` rounds.
+#[derive(Clone, Copy, Debug)]
+pub struct Ietf<const R: u32>;
+
+/// The original ChaCha: 64-bit nonce, 64-bit block counter, `R` rounds.
+#[derive(Clone, Copy, Debug)]
+pub struct Legacy<const R: u32>;
+
+/// XChaCha: 192-bit nonce through an HChaCha subkey, 64-bit block counter, `R` rounds.
+#[derive(Clone, Copy, Debug)]
+pub struct XChaCha<const R: u32>;
+
+impl<const R: u32> sealed::Sealed for Ietf<R> {
+    fn state(key: &[u8; 32], nonce: &[u8]) -> State {
+        let n = |i: usize| le_word(&nonce[4 * i..]);
+        State::new(key, [n(0), n(1), n(2)], R)
+    }
+}
+impl<const R: u32> sealed::Sealed for Legacy<R> {
+    fn state(key: &[u8; 32], nonce: &[u8]) -> State {
+        // Word 13 is the high half of the counter: zero, carried into by the backend.
+        State::new(key, [0, le_word(&nonce[..4]), le_word(&nonce[4..])], R)
+    }
+}
+impl<const R: u32> sealed::Sealed for XChaCha<R> {
+    fn state(key: &[u8; 32], nonce: &[u8]) -> State {
+        let mut prefix = [0u8; 16];
+        prefix.copy_from_slice(&nonce[..16]);
+        let mut subkey = hchacha::<R>(key, &prefix);
+        let state = State::new(
+            &subkey,
+            [0, le_word(&nonce[16..]), le_word(&nonce[20..])],
+            R,
+        );
+        subkey.zeroize();
+        state
+    }
+}
+
+const fn ietf_name(rounds: u32) -> &'static str {
+    match rounds {
+        20 => "chacha20",
+        12 => "chacha12",
+        8 => "chacha8",
+        _ => "chacha",
+    }
+}
+
+impl<const R: u32> Variant for Ietf<R> {
+    type Nonce = [u8; 12];
+    type Counter = u32;
+    const ROUNDS: u32 = R;
+    const BLOCKS: u128 = 1 << 32;
+    const NAME: &'static str = ietf_name(R);
+}
+
+impl<const R: u32> Variant for Legacy<R> {
+    type Nonce = [u8; 8];
+    type Counter = u64;
+    const ROUNDS: u32 = R;
+    const BLOCKS: u128 = 1 << 64;
+    const NAME: &'static str = match R {
+        20 => "chacha20-legacy",
+        12 => "chacha12-legacy",
+        8 => "chacha8-legacy",
+        _ => "chacha-legacy",
+    };
+}
+
+impl<const R: u32> Variant for XChaCha<R> {
+    type Nonce = [u8; 24];
+    type Counter = u64;
+    const ROUNDS: u32 = R;
+    const BLOCKS: u128 = 1 << 64;
+    const NAME: &'static str = match R {
+        20 => "xchacha20",
+        12 => "xchacha12",
+        8 => "xchacha8",
+        _ => "xchacha",
+    };
+}
