@@ -35,6 +35,7 @@ mod chacha;
 mod cipher;
 mod error;
 mod hchacha;
+pub mod kat;
 mod state;
 pub mod variant;
 

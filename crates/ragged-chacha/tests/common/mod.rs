@@ -51,3 +51,60 @@ pub fn key_nonce(kind: CipherKind, seed: u64) -> ([u8; 32], Vec<u8>) {
 pub fn lengths() -> impl Iterator<Item = usize> {
     (0..=1100).chain([1420, 1500, 4095, 4096, 4097, 65537])
 }
+
+/// The ChaCha block function straight from RFC 8439 §2.3, written independently of
+/// the crate, for counter values RustCrypto's byte-position API cannot reach.
+pub fn reference_block(input: [u32; 16], rounds: u32) -> [u8; 64] {
+    fn qr(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
+        x[a] = x[a].wrapping_add(x[b]);
+        x[d] = (x[d] ^ x[a]).rotate_left(16);
+        x[c] = x[c].wrapping_add(x[d]);
+        x[b] = (x[b] ^ x[c]).rotate_left(12);
+        x[a] = x[a].wrapping_add(x[b]);
+        x[d] = (x[d] ^ x[a]).rotate_left(8);
+        x[c] = x[c].wrapping_add(x[d]);
+        x[b] = (x[b] ^ x[c]).rotate_left(7);
+    }
+    let mut x = input;
+    for _ in 0..rounds / 2 {
+        qr(&mut x, 0, 4, 8, 12);
+        qr(&mut x, 1, 5, 9, 13);
+        qr(&mut x, 2, 6, 10, 14);
+        qr(&mut x, 3, 7, 11, 15);
+        qr(&mut x, 0, 5, 10, 15);
+        qr(&mut x, 1, 6, 11, 12);
+        qr(&mut x, 2, 7, 8, 13);
+        qr(&mut x, 3, 4, 9, 14);
+    }
+    let mut out = [0u8; 64];
+    for i in 0..16 {
+        out[4 * i..4 * i + 4].copy_from_slice(&x[i].wrapping_add(input[i]).to_le_bytes());
+    }
+    out
+}
+
+/// The input words of the original (64-bit counter) ChaCha for a key, nonce and block.
+pub fn legacy_input(key: &[u8; 32], nonce: &[u8; 8], block: u64) -> [u32; 16] {
+    let word = |b: &[u8]| u32::from_le_bytes(b[..4].try_into().unwrap());
+    let mut w = [0u32; 16];
+    w[..4].copy_from_slice(&[0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574]);
+    for i in 0..8 {
+        w[4 + i] = word(&key[4 * i..]);
+    }
+    w[12] = block as u32;
+    w[13] = (block >> 32) as u32;
+    w[14] = word(&nonce[..4]);
+    w[15] = word(&nonce[4..]);
+    w
+}
+
+/// The input words of RFC 8439 ChaCha for a key, 12-byte nonce and block.
+pub fn ietf_input(key: &[u8; 32], nonce: &[u8], block: u32) -> [u32; 16] {
+    let word = |b: &[u8]| u32::from_le_bytes(b[..4].try_into().unwrap());
+    let mut w = legacy_input(key, &[0; 8], 0);
+    w[12] = block;
+    w[13] = word(&nonce[..4]);
+    w[14] = word(&nonce[4..8]);
+    w[15] = word(&nonce[8..12]);
+    w
+}

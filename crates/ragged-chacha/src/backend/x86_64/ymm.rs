@@ -110,19 +110,22 @@ unsafe impl<const L: u8> Lanes for Ymm<L> {
     unsafe fn transpose(x: [Self; 16]) -> [Self; 16] {
         // After the per-half transpose of word group g, rows[g][k] holds words
         // 4g..4g+4 of block k (low half) and of block k + 4 (high half).
-        // SAFETY: AVX2.
-        let rows: [[__m256i; 4]; 4] = core::array::from_fn(|g| unsafe {
-            transpose4!(
-                _mm256_unpacklo_epi32,
-                _mm256_unpackhi_epi32,
-                _mm256_unpacklo_epi64,
-                _mm256_unpackhi_epi64,
-                x[4 * g].0,
-                x[4 * g + 1].0,
-                x[4 * g + 2].0,
-                x[4 * g + 3].0
-            )
-        });
+        let mut rows = [[x[0].0; 4]; 4];
+        for (g, row) in rows.iter_mut().enumerate() {
+            // SAFETY: AVX2.
+            *row = unsafe {
+                transpose4!(
+                    _mm256_unpacklo_epi32,
+                    _mm256_unpackhi_epi32,
+                    _mm256_unpacklo_epi64,
+                    _mm256_unpackhi_epi64,
+                    x[4 * g].0,
+                    x[4 * g + 1].0,
+                    x[4 * g + 2].0,
+                    x[4 * g + 3].0
+                )
+            };
+        }
         let mut out = x;
         for k in 0..4 {
             for half in 0..2 {

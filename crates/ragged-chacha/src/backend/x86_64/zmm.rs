@@ -66,19 +66,22 @@ unsafe impl Lanes for Zmm {
     unsafe fn transpose(x: [Self; 16]) -> [Self; 16] {
         // After the per-lane transpose of word group g, rows[g][k] holds words
         // 4g..4g+4 of blocks k, k + 4, k + 8, k + 12 in its four 128-bit lanes.
-        // SAFETY: AVX-512F.
-        let rows: [[__m512i; 4]; 4] = core::array::from_fn(|g| unsafe {
-            transpose4!(
-                _mm512_unpacklo_epi32,
-                _mm512_unpackhi_epi32,
-                _mm512_unpacklo_epi64,
-                _mm512_unpackhi_epi64,
-                x[4 * g].0,
-                x[4 * g + 1].0,
-                x[4 * g + 2].0,
-                x[4 * g + 3].0
-            )
-        });
+        let mut rows = [[x[0].0; 4]; 4];
+        for (g, row) in rows.iter_mut().enumerate() {
+            // SAFETY: AVX-512F.
+            *row = unsafe {
+                transpose4!(
+                    _mm512_unpacklo_epi32,
+                    _mm512_unpackhi_epi32,
+                    _mm512_unpacklo_epi64,
+                    _mm512_unpackhi_epi64,
+                    x[4 * g].0,
+                    x[4 * g + 1].0,
+                    x[4 * g + 2].0,
+                    x[4 * g + 3].0
+                )
+            };
+        }
         let mut out = x;
         for k in 0..4 {
             // A 4x4 transpose of 128-bit lanes gathers lane L of rows[0..4][k], which

@@ -1,0 +1,72 @@
+//! `ragged info`: what the CPU offers and what ragged picks.
+
+use ragged_chacha::Backend;
+
+/// Prints the CPU features seen, the backend per primitive, and versions.
+pub fn run() {
+    println!("ragged {}", env!("CARGO_PKG_VERSION"));
+    println!(
+        "target      {}-{}",
+        std::env::consts::ARCH,
+        std::env::consts::OS
+    );
+    println!("cpu         {}", cpu_name());
+    println!("features    {}", features().join(" "));
+    let available: Vec<_> = Backend::available().map(|b| b.name()).collect();
+    let compiled: Vec<_> = Backend::all().iter().map(|b| b.name()).collect();
+    println!(
+        "chacha      backend {} (available: {}; compiled: {})",
+        Backend::detect().name(),
+        available.join(", "),
+        compiled.join(", ")
+    );
+}
+
+/// The model name the OS reports, where it does.
+pub fn cpu_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The SIMD features ragged cares about that this CPU has.
+fn features() -> Vec<&'static str> {
+    let mut seen = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! probe {
+            ($($f:tt),*) => {
+                $(if std::is_x86_feature_detected!($f) { seen.push($f); })*
+            };
+        }
+        probe!(
+            "sse2",
+            "ssse3",
+            "sse4.1",
+            "avx",
+            "avx2",
+            "bmi2",
+            "avx512f",
+            "avx512bw",
+            "avx512vl",
+            "avx512ifma",
+            "vaes"
+        );
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            seen.push("neon");
+        }
+    }
+    if seen.is_empty() {
+        seen.push("(none detected)");
+    }
+    seen
+}

@@ -1,0 +1,256 @@
+//! The `ragged` binary end to end: xor against the library, streaming, and errors that
+//! write nothing to stdout.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use ragged_chacha::{AnyCipher, CipherKind};
+
+fn ragged(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ragged"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ragged");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The child may exit early on an error; a broken pipe is then expected.
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+
+#[test]
+fn xor_matches_the_library_for_every_cipher_across_chunks() {
+    // Larger than the 64 KiB chunk and not a multiple of it or of 64.
+    let data: Vec<u8> = (0..200_003u32).map(|i| (i * 7) as u8).collect();
+    let key: [u8; 32] = hex::decode(KEY).unwrap().try_into().unwrap();
+    for kind in CipherKind::ALL {
+        let nonce = vec![0x4a; kind.nonce_len()];
+        let out = ragged(
+            &[
+                "xor",
+                "--cipher",
+                kind.name(),
+                "--key",
+                KEY,
+                "--nonce",
+                &hex::encode(&nonce),
+                "--counter",
+                "3",
+            ],
+            &data,
+        );
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            kind.name(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut expected = data.clone();
+        AnyCipher::new(kind, &key, &nonce, 3)
+            .unwrap()
+            .try_apply_keystream(&mut expected)
+            .unwrap();
+        assert_eq!(out.stdout, expected, "{}", kind.name());
+    }
+}
+
+#[test]
+fn rfc8439_2_4_2_through_the_cli() {
+    let plaintext = b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
+    let out = ragged(
+        &[
+            "xor",
+            "--cipher",
+            "chacha20",
+            "--key",
+            KEY,
+            "--nonce",
+            "000000000000004a00000000",
+            "--counter",
+            "1",
+        ],
+        plaintext,
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        hex::encode(&out.stdout[..16]),
+        "6e2e359a2568f98041ba0728dd0d6981"
+    );
+}
+
+#[test]
+fn key_file_raw_and_hex() {
+    let dir = std::env::temp_dir().join(format!("ragged-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let raw = dir.join("raw.key");
+    let text = dir.join("hex.key");
+    std::fs::write(&raw, hex::decode(KEY).unwrap()).unwrap();
+    std::fs::write(&text, format!("{KEY}\n")).unwrap();
+    let by_arg = ragged(
+        &[
+            "xor",
+            "--cipher",
+            "xchacha20",
+            "--key",
+            KEY,
+            "--nonce",
+            &"11".repeat(24),
+        ],
+        b"some bytes",
+    );
+    for file in [&raw, &text] {
+        let by_file = ragged(
+            &[
+                "xor",
+                "--cipher",
+                "xchacha20",
+                "--key-file",
+                file.to_str().unwrap(),
+                "--nonce",
+                &"11".repeat(24),
+            ],
+            b"some bytes",
+        );
+        assert!(by_file.status.success());
+        assert_eq!(by_file.stdout, by_arg.stdout);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn assert_refused(args: &[&str], stdin: &[u8], message: &str) {
+    let out = ragged(args, stdin);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?} wrote {} bytes",
+        out.stdout.len()
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(message),
+        "{args:?}: stderr {err:?} lacks {message:?}"
+    );
+}
+
+#[test]
+fn bad_input_is_one_clear_error_and_no_output() {
+    let nonce = "00".repeat(12);
+    assert_refused(
+        &[
+            "xor", "--cipher", "chacha20", "--key", "xyz", "--nonce", &nonce,
+        ],
+        b"x",
+        "not valid hex",
+    );
+    assert_refused(
+        &[
+            "xor", "--cipher", "chacha20", "--key", "0011", "--nonce", &nonce,
+        ],
+        b"x",
+        "key must be 32 bytes",
+    );
+    assert_refused(
+        &[
+            "xor", "--cipher", "chacha20", "--key", KEY, "--nonce", "0011",
+        ],
+        b"x",
+        "nonce must be 12 bytes",
+    );
+    assert_refused(
+        &[
+            "xor", "--cipher", "chacha9", "--key", KEY, "--nonce", &nonce,
+        ],
+        b"x",
+        "unknown cipher",
+    );
+    assert_refused(
+        &[
+            "xor",
+            "--cipher",
+            "chacha20",
+            "--key-file",
+            "/nonexistent/key",
+            "--nonce",
+            &nonce,
+        ],
+        b"x",
+        "cannot read key file",
+    );
+    assert_refused(
+        &[
+            "xor",
+            "--cipher",
+            "chacha20",
+            "--key",
+            KEY,
+            "--nonce",
+            &nonce,
+            "--counter",
+            "4294967297",
+        ],
+        b"x",
+        "beyond the end",
+    );
+}
+
+#[test]
+fn exhausted_keystream_writes_nothing_for_the_failing_chunk() {
+    let nonce = "00".repeat(12);
+    // From the last block, 64 bytes are fine…
+    let ok = ragged(
+        &[
+            "xor",
+            "--cipher",
+            "chacha20",
+            "--key",
+            KEY,
+            "--nonce",
+            &nonce,
+            "--counter",
+            "4294967295",
+        ],
+        &[0u8; 64],
+    );
+    assert!(ok.status.success());
+    assert_eq!(ok.stdout.len(), 64);
+    // …65 are refused, and the chunk holding them is not written.
+    assert_refused(
+        &[
+            "xor",
+            "--cipher",
+            "chacha20",
+            "--key",
+            KEY,
+            "--nonce",
+            &nonce,
+            "--counter",
+            "4294967295",
+        ],
+        &[0u8; 65],
+        "keystream exhausted",
+    );
+}
+
+#[test]
+fn selftest_and_info_succeed() {
+    let out = ragged(&["selftest"], b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("chacha20") && !table.contains("FAIL"));
+    let info = ragged(&["info"], b"");
+    assert!(info.status.success());
+    assert!(String::from_utf8_lossy(&info.stdout).contains("backend"));
+}
