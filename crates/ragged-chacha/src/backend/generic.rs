@@ -53,6 +53,30 @@ pub(crate) unsafe trait Lanes: Copy {
     unsafe fn xor_tail(self, input: *const u8, output: *mut u8, rem: usize, before: usize);
 }
 
+/// The "horizontal" form for short messages: each 128-bit lane of a vector holds one
+/// row (four words) of one block, so four vectors are `Lanes::BYTES / 16` whole blocks.
+/// For one to a few blocks this beats the vertical form: it computes only the blocks
+/// needed and needs no transpose (the diagonal round rotates words within rows).
+///
+/// # Safety
+/// As for [`Lanes`]: callers guarantee the CPU features of the implementing type.
+pub(crate) unsafe trait Rows: Lanes {
+    /// Blocks in one set of four row vectors: one per 128-bit lane.
+    const ROW_BLOCKS: usize = Self::BYTES / 16;
+
+    /// Row `r` (words `4r..4r+4`) of `words` in every 128-bit lane.
+    unsafe fn row(words: &[u32; 16], r: usize) -> Self;
+    /// Row 3 of `words` for blocks `counter + lane` in lane `lane`: the low counter
+    /// half in word 12, the high half added to word 13 (wrapping).
+    unsafe fn counter_row(words: &[u32; 16], counter: u64) -> Self;
+    /// Rotates the words of each 128-bit lane left by `N` (word `i` takes word
+    /// `i + N mod 4`).
+    unsafe fn rotate_words<const N: i32>(self) -> Self;
+    /// Reorders the rows `[a, b, c, d]` of the blocks into keystream vectors in
+    /// message order (vector `i` is bytes `i * BYTES..`).
+    unsafe fn rows_to_message(rows: [Self; 4]) -> [Self; 4];
+}
+
 /// One quarter round on four independent column or diagonal sets at once, written as
 /// four interleaved quarter rounds so the dependency chains run side by side.
 #[inline(always)]
@@ -119,6 +143,26 @@ pub(crate) unsafe fn rounds<V: Lanes>(x: &mut [V; 16], double_rounds: u32) {
     }
 }
 
+/// XORs keystream vectors `ks[i]` (message order) into `len` bytes: whole vectors,
+/// then the ISA's tail for the partial one. Unrolled over the listed indices so every
+/// vector is addressed by a constant and stays in a register. Returns from the
+/// enclosing function when the message ends.
+macro_rules! write_keystream {
+    ($v:ty, $ks:expr, $input:expr, $output:expr, $len:expr, $before:expr, [$($i:literal),*]) => {
+        $(
+            let at = $i * <$v>::BYTES;
+            if $len >= at + <$v>::BYTES {
+                $ks[$i].xor(<$v>::load($input.add(at))).store($output.add(at));
+            } else {
+                if $len > at {
+                    $ks[$i].xor_tail($input.add(at), $output.add(at), $len - at, $before + at);
+                }
+                return;
+            }
+        )*
+    };
+}
+
 /// Computes `V::BLOCKS` keystream blocks starting at block `counter` and XORs the
 /// first `len` bytes (`0 < len <= 64 * V::BLOCKS`) of them into the message.
 ///
@@ -165,37 +209,111 @@ unsafe fn batch<V: Lanes>(
         }
         let ks = V::transpose(x);
 
-        // Unrolled so that every keystream vector is addressed by a constant index and
-        // stays in a register.
-        macro_rules! chunk {
-            ($i:literal) => {
-                let at = $i * V::BYTES;
-                if len >= at + V::BYTES {
-                    ks[$i].xor(V::load(input.add(at))).store(output.add(at));
-                } else {
-                    if len > at {
-                        ks[$i].xor_tail(input.add(at), output.add(at), len - at, before + at);
-                    }
-                    return;
-                }
-            };
+        write_keystream!(
+            V,
+            ks,
+            input,
+            output,
+            len,
+            before,
+            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+        );
+    }
+}
+
+/// One ChaCha round on row vectors: the quarter round applied to all four columns (or,
+/// after `diagonalize`, all four diagonals) of every block at once.
+#[inline(always)]
+unsafe fn row_round<R: Rows>(a: &mut R, b: &mut R, c: &mut R, d: &mut R) {
+    // SAFETY: the caller upholds the `Rows` contract.
+    unsafe {
+        *a = a.add(*b);
+        *d = d.xor(*a).rotl16();
+        *c = c.add(*d);
+        *b = b.xor(*c).rotl12();
+        *a = a.add(*b);
+        *d = d.xor(*a).rotl8();
+        *c = c.add(*d);
+        *b = b.xor(*c).rotl7();
+    }
+}
+
+/// Shifts rows so the diagonals line up as columns: rows a, c, d move and b stays,
+/// which keeps the shuffles off the `b` dependency chain (b feeds the next step).
+#[inline(always)]
+unsafe fn diagonalize<R: Rows>(a: &mut R, c: &mut R, d: &mut R) {
+    // SAFETY: the caller upholds the `Rows` contract.
+    unsafe {
+        *a = a.rotate_words::<3>();
+        *c = c.rotate_words::<1>();
+        *d = d.rotate_words::<2>();
+    }
+}
+
+/// Undoes [`diagonalize`].
+#[inline(always)]
+unsafe fn undiagonalize<R: Rows>(a: &mut R, c: &mut R, d: &mut R) {
+    // SAFETY: the caller upholds the `Rows` contract.
+    unsafe {
+        *a = a.rotate_words::<1>();
+        *c = c.rotate_words::<3>();
+        *d = d.rotate_words::<2>();
+    }
+}
+
+/// Keystream for up to `2 * R::ROW_BLOCKS` blocks in the row form: `SETS` (1 or 2)
+/// independent sets of row vectors, interleaved so their dependency chains overlap,
+/// XORed into the first `len` bytes (`0 < len <= 64 * sets * R::ROW_BLOCKS`).
+///
+/// # Safety
+/// As for [`batch`].
+#[inline(always)]
+unsafe fn rows_batch<R: Rows, const SETS: usize>(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    before: usize,
+) {
+    // SAFETY: as for `batch`: the CPU has R's features, and every access stays within
+    // `len` bytes (the tail within `before + len`).
+    unsafe {
+        let w = &state.words;
+        let (a0, b0, c0) = (R::row(w, 0), R::row(w, 1), R::row(w, 2));
+        let d0 = R::counter_row(w, counter);
+        let d1 = R::counter_row(w, counter.wrapping_add(R::ROW_BLOCKS as u64));
+        let (mut a, mut b, mut c, mut d) = (a0, b0, c0, d0);
+        let (mut e, mut f, mut g, mut h) = (a0, b0, c0, d1);
+        if SETS == 1 {
+            for _ in 0..state.double_rounds {
+                row_round(&mut a, &mut b, &mut c, &mut d);
+                diagonalize(&mut a, &mut c, &mut d);
+                row_round(&mut a, &mut b, &mut c, &mut d);
+                undiagonalize(&mut a, &mut c, &mut d);
+            }
+        } else {
+            for _ in 0..state.double_rounds {
+                row_round(&mut a, &mut b, &mut c, &mut d);
+                row_round(&mut e, &mut f, &mut g, &mut h);
+                diagonalize(&mut a, &mut c, &mut d);
+                diagonalize(&mut e, &mut g, &mut h);
+                row_round(&mut a, &mut b, &mut c, &mut d);
+                row_round(&mut e, &mut f, &mut g, &mut h);
+                undiagonalize(&mut a, &mut c, &mut d);
+                undiagonalize(&mut e, &mut g, &mut h);
+            }
         }
-        chunk!(0);
-        chunk!(1);
-        chunk!(2);
-        chunk!(3);
-        chunk!(4);
-        chunk!(5);
-        chunk!(6);
-        chunk!(7);
-        chunk!(8);
-        chunk!(9);
-        chunk!(10);
-        chunk!(11);
-        chunk!(12);
-        chunk!(13);
-        chunk!(14);
-        chunk!(15);
+        let first = R::rows_to_message([a.add(a0), b.add(b0), c.add(c0), d.add(d0)]);
+        if SETS == 1 {
+            write_keystream!(R, first, input, output, len, before, [0, 1, 2, 3]);
+        } else {
+            let second = R::rows_to_message([e.add(a0), f.add(b0), g.add(c0), h.add(d1)]);
+            let ks = [
+                first[0], first[1], first[2], first[3], second[0], second[1], second[2], second[3],
+            ];
+            write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3, 4, 5, 6, 7]);
+        }
     }
 }
 
@@ -214,11 +332,63 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
     output: *mut u8,
     len: usize,
 ) {
+    // SAFETY: forwarded; the remainder gets exactly its own range and counter.
+    unsafe {
+        let (counter, done) = full_batches::<W>(state, counter, input, output, len);
+        if len > done {
+            let (i, o) = (input.add(done), output.add(done));
+            vertical_rest::<W, M, N>(state, counter, i, o, len - done, done)
+        }
+    }
+}
+
+/// As [`xor_keystream`], with a remainder of up to `2 * H::ROW_BLOCKS` blocks done in
+/// the row form (one or two interleaved sets), which is faster for a few blocks.
+///
+/// # Safety
+/// As for [`xor_keystream`], and the CPU has the features of `H`.
+#[inline(always)]
+pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+) {
+    // SAFETY: forwarded; each branch gets exactly the remainder's range and counter.
+    // (No closures here: they would not inherit the caller's target features.)
+    unsafe {
+        let (counter, done) = full_batches::<W>(state, counter, input, output, len);
+        let (i, o, rest) = (input.add(done), output.add(done), len - done);
+        if rest == 0 {
+        } else if rest <= 64 * H::ROW_BLOCKS {
+            rows_batch::<H, 1>(state, counter, i, o, rest, done)
+        } else if rest <= 128 * H::ROW_BLOCKS {
+            rows_batch::<H, 2>(state, counter, i, o, rest, done)
+        } else {
+            vertical_rest::<W, M, N>(state, counter, i, o, rest, done)
+        }
+    }
+}
+
+/// Runs full batches of `W` while more than one batch remains; returns the counter
+/// and byte offset of the remainder (`0 <= len - offset <= 64 * W::BLOCKS`).
+///
+/// # Safety
+/// As for [`xor_keystream`] for `W`.
+#[inline(always)]
+unsafe fn full_batches<W: Lanes>(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+) -> (u64, usize) {
     let wide = 64 * W::BLOCKS;
     let mut done = 0;
     let mut counter = counter;
-    // SAFETY: each batch covers `input/output[done..done + n]` with `done + n <= len`,
-    // and the `done` bytes before it belong to the same message.
+    // SAFETY: each batch covers `input/output[done..done + wide]` with
+    // `done + wide < len`, and the `done` bytes before it belong to the same message.
     unsafe {
         while len - done > wide {
             batch::<W>(
@@ -232,15 +402,31 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
             done += wide;
             counter = counter.wrapping_add(W::BLOCKS as u64);
         }
-        let rest = len - done;
-        let (i, o) = (input.add(done), output.add(done));
-        if rest == 0 {
-        } else if rest <= 64 * N::BLOCKS {
-            batch::<N>(state, counter, i, o, rest, done);
-        } else if rest <= 64 * M::BLOCKS {
-            batch::<M>(state, counter, i, o, rest, done);
+    }
+    (counter, done)
+}
+
+/// The remainder as one vertical batch of the narrowest type that holds it.
+///
+/// # Safety
+/// As for [`batch`] with `len <= 64 * W::BLOCKS`.
+#[inline(always)]
+unsafe fn vertical_rest<W: Lanes, M: Lanes, N: Lanes>(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    before: usize,
+) {
+    // SAFETY: forwarded.
+    unsafe {
+        if len <= 64 * N::BLOCKS {
+            batch::<N>(state, counter, input, output, len, before);
+        } else if len <= 64 * M::BLOCKS {
+            batch::<M>(state, counter, input, output, len, before);
         } else {
-            batch::<W>(state, counter, i, o, rest, done);
+            batch::<W>(state, counter, input, output, len, before);
         }
     }
 }

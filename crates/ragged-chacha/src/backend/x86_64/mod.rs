@@ -15,10 +15,6 @@ use crate::state::State;
 pub(crate) const SSE2: u8 = 0;
 /// Lane-type level: SSSE3 byte shuffles for the 8- and 16-bit rotations and the tail.
 pub(crate) const SSSE3: u8 = 1;
-/// Lane-type level: AVX2 (256-bit lanes; implies SSSE3 for 128-bit ones).
-pub(crate) const AVX2: u8 = 2;
-/// Lane-type level: AVX-512 F + BW + VL (native rotates, masked tails).
-pub(crate) const AVX512: u8 = 3;
 
 /// 4-block batches with SSE2 only.
 ///
@@ -34,7 +30,7 @@ pub(crate) unsafe fn sse2(
 ) {
     // SAFETY: SSE2 is enabled for this function; the pointer contract is forwarded.
     unsafe {
-        generic::xor_keystream::<Xmm<SSE2>, Xmm<SSE2>, Xmm<SSE2>>(
+        generic::xor_keystream_rows::<Xmm<SSE2>, Xmm<SSE2>, Xmm<SSE2>, Xmm<SSE2>>(
             state, counter, input, output, len,
         )
     }
@@ -55,7 +51,7 @@ pub(crate) unsafe fn ssse3(
 ) {
     // SAFETY: SSSE3 is enabled for this function; the pointer contract is forwarded.
     unsafe {
-        generic::xor_keystream::<Xmm<SSSE3>, Xmm<SSSE3>, Xmm<SSSE3>>(
+        generic::xor_keystream_rows::<Xmm<SSSE3>, Xmm<SSSE3>, Xmm<SSSE3>, Xmm<SSSE3>>(
             state, counter, input, output, len,
         )
     }
@@ -76,11 +72,7 @@ pub(crate) unsafe fn avx2(
 ) {
     // SAFETY: AVX2 (and so SSSE3) is enabled for this function; the pointer contract
     // is forwarded.
-    unsafe {
-        generic::xor_keystream::<Ymm<AVX2>, Ymm<AVX2>, Xmm<SSSE3>>(
-            state, counter, input, output, len,
-        )
-    }
+    unsafe { generic::xor_keystream_rows::<Ymm, Ymm, Ymm, Ymm>(state, counter, input, output, len) }
 }
 
 /// 16-block AVX-512 batches; a remainder of up to 8 or 4 blocks runs as one 256- or
@@ -99,7 +91,5 @@ pub(crate) unsafe fn avx512(
 ) {
     // SAFETY: AVX-512 F/BW/VL are enabled for this function; the pointer contract is
     // forwarded.
-    unsafe {
-        generic::xor_keystream::<Zmm, Ymm<AVX512>, Xmm<AVX512>>(state, counter, input, output, len)
-    }
+    unsafe { generic::xor_keystream_rows::<Zmm, Zmm, Zmm, Zmm>(state, counter, input, output, len) }
 }

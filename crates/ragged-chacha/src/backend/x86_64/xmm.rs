@@ -1,13 +1,13 @@
-//! 128-bit lanes (4 blocks): SSE2, SSSE3 byte shuffles, or AVX-512VL rotates and
-//! masked tails, selected by the const parameter `L` (one of the levels in `super`).
+//! 128-bit lanes (4 blocks, or 1 block in the row form): SSE2, or SSSE3 byte shuffles
+//! for the 8- and 16-bit rotations and the tail, selected by the const parameter `L`.
 
 use core::arch::x86_64::*;
 
-use super::{AVX512, SSSE3};
-use crate::backend::generic::Lanes;
+use super::SSSE3;
+use crate::backend::generic::{Lanes, Rows};
 
 /// Four blocks' worth of one state word. `L` is the instruction-set level the
-/// methods may use: `SSE2`, [`SSSE3`] or [`AVX512`] (F + BW + VL).
+/// methods may use: `SSE2` or [`SSSE3`].
 #[derive(Clone, Copy)]
 pub(crate) struct Xmm<const L: u8>(pub(crate) __m128i);
 
@@ -71,8 +71,8 @@ impl<const L: u8> Xmm<L> {
     }
 }
 
-// SAFETY: methods use SSE2 always, SSSE3 only when `L >= SSSE3`, and AVX-512 F/BW/VL
-// only when `L == AVX512`; callers of `Xmm<L>` guarantee those features.
+// SAFETY: methods use SSE2 always and SSSE3 only when `L == SSSE3`; callers of
+// `Xmm<L>` guarantee those features.
 unsafe impl<const L: u8> Lanes for Xmm<L> {
     const BLOCKS: usize = 4;
 
@@ -110,7 +110,6 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
         // SAFETY: each arm uses only the features its level guarantees.
         Xmm(unsafe {
             match L {
-                AVX512 => _mm_rol_epi32::<16>(self.0),
                 SSSE3 => _mm_shuffle_epi8(self.0, _mm_loadu_si128(ROT16.as_ptr().cast())),
                 _ => _mm_shufflehi_epi16::<0b10_11_00_01>(_mm_shufflelo_epi16::<0b10_11_00_01>(
                     self.0,
@@ -120,20 +119,14 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
     }
     #[inline(always)]
     unsafe fn rotl12(self) -> Self {
-        // SAFETY: each arm uses only the features its level guarantees.
-        Xmm(unsafe {
-            match L {
-                AVX512 => _mm_rol_epi32::<12>(self.0),
-                _ => rotl_shift!(self.0, 12),
-            }
-        })
+        // SAFETY: SSE2.
+        Xmm(unsafe { rotl_shift!(self.0, 12) })
     }
     #[inline(always)]
     unsafe fn rotl8(self) -> Self {
         // SAFETY: each arm uses only the features its level guarantees.
         Xmm(unsafe {
             match L {
-                AVX512 => _mm_rol_epi32::<8>(self.0),
                 SSSE3 => _mm_shuffle_epi8(self.0, _mm_loadu_si128(ROT8.as_ptr().cast())),
                 _ => rotl_shift!(self.0, 8),
             }
@@ -141,13 +134,8 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
     }
     #[inline(always)]
     unsafe fn rotl7(self) -> Self {
-        // SAFETY: each arm uses only the features its level guarantees.
-        Xmm(unsafe {
-            match L {
-                AVX512 => _mm_rol_epi32::<7>(self.0),
-                _ => rotl_shift!(self.0, 7),
-            }
-        })
+        // SAFETY: SSE2.
+        Xmm(unsafe { rotl_shift!(self.0, 7) })
     }
     #[inline(always)]
     unsafe fn transpose(x: [Self; 16]) -> [Self; 16] {
@@ -185,17 +173,12 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
     }
     #[inline(always)]
     unsafe fn xor_tail(self, input: *const u8, output: *mut u8, rem: usize, before: usize) {
-        // SAFETY: the masked forms touch only the `rem` selected bytes (masked-off
-        // bytes are neither read nor written, and cannot fault). The window form
+        // SAFETY: the window form
         // touches `16 - rem` bytes before the tail, which the caller guarantees are
         // part of the message and already final in `output`; it rewrites them with
         // the values it loaded. The byte loop touches exactly `rem` bytes.
         unsafe {
-            if L == AVX512 {
-                let mask = ((1u32 << rem) - 1) as __mmask16;
-                let data = _mm_maskz_loadu_epi8(mask, input.cast());
-                _mm_mask_storeu_epi8(output.cast(), mask, _mm_xor_si128(data, self.0));
-            } else if before + rem >= 16 {
+            if before + rem >= 16 {
                 let back = 16 - rem;
                 let data = _mm_loadu_si128(input.sub(back).cast());
                 let done = _mm_loadu_si128(output.sub(back).cast());
@@ -219,5 +202,49 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
                 }
             }
         }
+    }
+}
+
+/// The `pshufd` immediate that rotates the four words of a lane left by `n`.
+pub(crate) const fn rotate_words_imm(n: i32) -> i32 {
+    let n = n as usize;
+    ((n % 4) | (((n + 1) % 4) << 2) | (((n + 2) % 4) << 4) | (((n + 3) % 4) << 6)) as i32
+}
+
+// SAFETY: SSE2 only; callers of `Xmm<L>` guarantee at least that.
+unsafe impl<const L: u8> Rows for Xmm<L> {
+    #[inline(always)]
+    unsafe fn row(words: &[u32; 16], r: usize) -> Self {
+        // SAFETY: SSE2; `r < 4`, so the 16 bytes read are within `words`.
+        Xmm(unsafe { _mm_loadu_si128(words.as_ptr().add(4 * r).cast()) })
+    }
+    #[inline(always)]
+    unsafe fn counter_row(words: &[u32; 16], counter: u64) -> Self {
+        let high = words[13].wrapping_add((counter >> 32) as u32);
+        // SAFETY: SSE2.
+        Xmm(unsafe {
+            _mm_setr_epi32(
+                counter as u32 as i32,
+                high as i32,
+                words[14] as i32,
+                words[15] as i32,
+            )
+        })
+    }
+    #[inline(always)]
+    unsafe fn rotate_words<const N: i32>(self) -> Self {
+        // SAFETY: SSE2.
+        Xmm(unsafe {
+            match N {
+                1 => _mm_shuffle_epi32::<{ rotate_words_imm(1) }>(self.0),
+                2 => _mm_shuffle_epi32::<{ rotate_words_imm(2) }>(self.0),
+                _ => _mm_shuffle_epi32::<{ rotate_words_imm(3) }>(self.0),
+            }
+        })
+    }
+    #[inline(always)]
+    unsafe fn rows_to_message(rows: [Self; 4]) -> [Self; 4] {
+        // One block: its rows are its 16-byte pieces in order.
+        rows
     }
 }

@@ -1,15 +1,14 @@
-//! 256-bit lanes (8 blocks): AVX2, or AVX-512VL rotates and masked tails, selected by
-//! the const parameter `L` (one of the levels in `super`).
+//! 256-bit lanes (8 blocks, or 2 blocks in the row form) with AVX2.
 
 use core::arch::x86_64::*;
 
-use super::xmm::{Xmm, transpose4};
-use super::{AVX512, SSSE3};
-use crate::backend::generic::Lanes;
+use super::SSSE3;
+use super::xmm::{Xmm, rotate_words_imm, transpose4};
+use crate::backend::generic::{Lanes, Rows};
 
-/// Eight blocks' worth of one state word. `L` is `AVX2` or [`AVX512`] (F + BW + VL).
+/// Eight blocks' worth of one state word; needs AVX2.
 #[derive(Clone, Copy)]
-pub(crate) struct Ymm<const L: u8>(pub(crate) __m256i);
+pub(crate) struct Ymm(pub(crate) __m256i);
 
 /// `vpshufb` pattern rotating each 32-bit lane left by 16 bits (per 128-bit half).
 const ROT16: [u8; 32] = [
@@ -32,9 +31,9 @@ macro_rules! rotl_shift {
     };
 }
 
-// SAFETY: methods use AVX2 always (so SSSE3 for the 128-bit tail) and AVX-512 F/BW/VL
-// only when `L == AVX512`; callers of `Ymm<L>` guarantee those features.
-unsafe impl<const L: u8> Lanes for Ymm<L> {
+// SAFETY: methods use AVX2 (and so SSSE3 for the 128-bit tail) only; callers of
+// `Ymm` guarantee it.
+unsafe impl Lanes for Ymm {
     const BLOCKS: usize = 8;
 
     #[inline(always)]
@@ -68,43 +67,23 @@ unsafe impl<const L: u8> Lanes for Ymm<L> {
     }
     #[inline(always)]
     unsafe fn rotl16(self) -> Self {
-        // SAFETY: each arm uses only the features its level guarantees.
-        Ymm(unsafe {
-            match L {
-                AVX512 => _mm256_rol_epi32::<16>(self.0),
-                _ => _mm256_shuffle_epi8(self.0, _mm256_loadu_si256(ROT16.as_ptr().cast())),
-            }
-        })
+        // SAFETY: AVX2.
+        Ymm(unsafe { _mm256_shuffle_epi8(self.0, _mm256_loadu_si256(ROT16.as_ptr().cast())) })
     }
     #[inline(always)]
     unsafe fn rotl12(self) -> Self {
-        // SAFETY: each arm uses only the features its level guarantees.
-        Ymm(unsafe {
-            match L {
-                AVX512 => _mm256_rol_epi32::<12>(self.0),
-                _ => rotl_shift!(self.0, 12),
-            }
-        })
+        // SAFETY: AVX2.
+        Ymm(unsafe { rotl_shift!(self.0, 12) })
     }
     #[inline(always)]
     unsafe fn rotl8(self) -> Self {
-        // SAFETY: each arm uses only the features its level guarantees.
-        Ymm(unsafe {
-            match L {
-                AVX512 => _mm256_rol_epi32::<8>(self.0),
-                _ => _mm256_shuffle_epi8(self.0, _mm256_loadu_si256(ROT8.as_ptr().cast())),
-            }
-        })
+        // SAFETY: AVX2.
+        Ymm(unsafe { _mm256_shuffle_epi8(self.0, _mm256_loadu_si256(ROT8.as_ptr().cast())) })
     }
     #[inline(always)]
     unsafe fn rotl7(self) -> Self {
-        // SAFETY: each arm uses only the features its level guarantees.
-        Ymm(unsafe {
-            match L {
-                AVX512 => _mm256_rol_epi32::<7>(self.0),
-                _ => rotl_shift!(self.0, 7),
-            }
-        })
+        // SAFETY: AVX2.
+        Ymm(unsafe { rotl_shift!(self.0, 7) })
     }
     #[inline(always)]
     unsafe fn transpose(x: [Self; 16]) -> [Self; 16] {
@@ -156,12 +135,6 @@ unsafe impl<const L: u8> Lanes for Ymm<L> {
         // full 16-byte half is within `rem`, and the 128-bit tail keeps the same
         // contract this method was given (its `before` grows by the 16 bytes done).
         unsafe {
-            if L == AVX512 {
-                let mask = ((1u64 << rem) - 1) as __mmask32;
-                let data = _mm256_maskz_loadu_epi8(mask, input.cast());
-                _mm256_mask_storeu_epi8(output.cast(), mask, _mm256_xor_si256(data, self.0));
-                return;
-            }
             let low = Xmm::<SSSE3>(_mm256_castsi256_si128(self.0));
             let high = Xmm::<SSSE3>(_mm256_extracti128_si256::<1>(self.0));
             if rem >= 16 {
@@ -172,6 +145,61 @@ unsafe impl<const L: u8> Lanes for Ymm<L> {
             } else {
                 low.xor_tail(input, output, rem, before);
             }
+        }
+    }
+}
+
+// SAFETY: AVX2 only; callers of `Ymm` guarantee it.
+unsafe impl Rows for Ymm {
+    #[inline(always)]
+    unsafe fn row(words: &[u32; 16], r: usize) -> Self {
+        // SAFETY: AVX2; `r < 4`, so the 16 bytes read are within `words`.
+        Ymm(unsafe {
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(words.as_ptr().add(4 * r).cast()))
+        })
+    }
+    #[inline(always)]
+    unsafe fn counter_row(words: &[u32; 16], counter: u64) -> Self {
+        let next = counter.wrapping_add(1);
+        let high = |c: u64| words[13].wrapping_add((c >> 32) as u32) as i32;
+        let (w14, w15) = (words[14] as i32, words[15] as i32);
+        // SAFETY: AVX.
+        Ymm(unsafe {
+            _mm256_setr_epi32(
+                counter as u32 as i32,
+                high(counter),
+                w14,
+                w15,
+                next as u32 as i32,
+                high(next),
+                w14,
+                w15,
+            )
+        })
+    }
+    #[inline(always)]
+    unsafe fn rotate_words<const N: i32>(self) -> Self {
+        // SAFETY: AVX2.
+        Ymm(unsafe {
+            match N {
+                1 => _mm256_shuffle_epi32::<{ rotate_words_imm(1) }>(self.0),
+                2 => _mm256_shuffle_epi32::<{ rotate_words_imm(2) }>(self.0),
+                _ => _mm256_shuffle_epi32::<{ rotate_words_imm(3) }>(self.0),
+            }
+        })
+    }
+    #[inline(always)]
+    unsafe fn rows_to_message(rows: [Self; 4]) -> [Self; 4] {
+        let [a, b, c, d] = rows.map(|r| r.0);
+        // Low lanes are block 0, high lanes block 1; each block is a, b, c, d.
+        // SAFETY: AVX2.
+        unsafe {
+            [
+                Ymm(_mm256_permute2x128_si256::<0x20>(a, b)),
+                Ymm(_mm256_permute2x128_si256::<0x20>(c, d)),
+                Ymm(_mm256_permute2x128_si256::<0x31>(a, b)),
+                Ymm(_mm256_permute2x128_si256::<0x31>(c, d)),
+            ]
         }
     }
 }

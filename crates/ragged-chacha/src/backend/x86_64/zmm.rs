@@ -2,8 +2,8 @@
 
 use core::arch::x86_64::*;
 
-use super::xmm::transpose4;
-use crate::backend::generic::Lanes;
+use super::xmm::{rotate_words_imm, transpose4};
+use crate::backend::generic::{Lanes, Rows};
 
 /// Sixteen blocks' worth of one state word; needs AVX-512 F and BW.
 #[derive(Clone, Copy)]
@@ -87,28 +87,10 @@ unsafe impl Lanes for Zmm {
             // A 4x4 transpose of 128-bit lanes gathers lane L of rows[0..4][k], which
             // is all of block 4L + k.
             // SAFETY: AVX-512F.
-            unsafe {
-                let r = [rows[0][k], rows[1][k], rows[2][k], rows[3][k]];
-                let lanes01_of_r01 = _mm512_shuffle_i32x4::<0b01_00_01_00>(r[0], r[1]);
-                let lanes23_of_r01 = _mm512_shuffle_i32x4::<0b11_10_11_10>(r[0], r[1]);
-                let lanes01_of_r23 = _mm512_shuffle_i32x4::<0b01_00_01_00>(r[2], r[3]);
-                let lanes23_of_r23 = _mm512_shuffle_i32x4::<0b11_10_11_10>(r[2], r[3]);
-                out[k] = Zmm(_mm512_shuffle_i32x4::<0b10_00_10_00>(
-                    lanes01_of_r01,
-                    lanes01_of_r23,
-                ));
-                out[4 + k] = Zmm(_mm512_shuffle_i32x4::<0b11_01_11_01>(
-                    lanes01_of_r01,
-                    lanes01_of_r23,
-                ));
-                out[8 + k] = Zmm(_mm512_shuffle_i32x4::<0b10_00_10_00>(
-                    lanes23_of_r01,
-                    lanes23_of_r23,
-                ));
-                out[12 + k] = Zmm(_mm512_shuffle_i32x4::<0b11_01_11_01>(
-                    lanes23_of_r01,
-                    lanes23_of_r23,
-                ));
+            let blocks =
+                unsafe { transpose_lanes([rows[0][k], rows[1][k], rows[2][k], rows[3][k]]) };
+            for (l, block) in blocks.into_iter().enumerate() {
+                out[4 * l + k] = Zmm(block);
             }
         }
         out
@@ -132,5 +114,72 @@ unsafe impl Lanes for Zmm {
             let data = _mm512_maskz_loadu_epi8(mask, input.cast());
             _mm512_mask_storeu_epi8(output.cast(), mask, _mm512_xor_si512(data, self.0));
         }
+    }
+}
+
+/// Transposes four vectors viewed as 4x4 matrices of 128-bit lanes: lane `l` of
+/// result `k` is lane `k` of input `l`.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[inline(always)]
+unsafe fn transpose_lanes(r: [__m512i; 4]) -> [__m512i; 4] {
+    // SAFETY: AVX-512F, as the caller guarantees.
+    unsafe {
+        let lanes01_of_r01 = _mm512_shuffle_i32x4::<0b01_00_01_00>(r[0], r[1]);
+        let lanes23_of_r01 = _mm512_shuffle_i32x4::<0b11_10_11_10>(r[0], r[1]);
+        let lanes01_of_r23 = _mm512_shuffle_i32x4::<0b01_00_01_00>(r[2], r[3]);
+        let lanes23_of_r23 = _mm512_shuffle_i32x4::<0b11_10_11_10>(r[2], r[3]);
+        [
+            _mm512_shuffle_i32x4::<0b10_00_10_00>(lanes01_of_r01, lanes01_of_r23),
+            _mm512_shuffle_i32x4::<0b11_01_11_01>(lanes01_of_r01, lanes01_of_r23),
+            _mm512_shuffle_i32x4::<0b10_00_10_00>(lanes23_of_r01, lanes23_of_r23),
+            _mm512_shuffle_i32x4::<0b11_01_11_01>(lanes23_of_r01, lanes23_of_r23),
+        ]
+    }
+}
+
+// SAFETY: AVX-512F only; callers of `Zmm` guarantee it.
+unsafe impl Rows for Zmm {
+    #[inline(always)]
+    unsafe fn row(words: &[u32; 16], r: usize) -> Self {
+        // SAFETY: AVX-512F; `r < 4`, so the 16 bytes read are within `words`.
+        Zmm(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(words.as_ptr().add(4 * r).cast())) })
+    }
+    #[inline(always)]
+    unsafe fn counter_row(words: &[u32; 16], counter: u64) -> Self {
+        let lane = |i: u64| {
+            let c = counter.wrapping_add(i);
+            [
+                c as u32 as i32,
+                words[13].wrapping_add((c >> 32) as u32) as i32,
+            ]
+        };
+        let (w14, w15) = (words[14] as i32, words[15] as i32);
+        let [l0, l1, l2, l3] = [lane(0), lane(1), lane(2), lane(3)];
+        // SAFETY: AVX-512F.
+        Zmm(unsafe {
+            _mm512_setr_epi32(
+                l0[0], l0[1], w14, w15, l1[0], l1[1], w14, w15, l2[0], l2[1], w14, w15, l3[0],
+                l3[1], w14, w15,
+            )
+        })
+    }
+    #[inline(always)]
+    unsafe fn rotate_words<const N: i32>(self) -> Self {
+        // SAFETY: AVX-512F.
+        Zmm(unsafe {
+            match N {
+                1 => _mm512_shuffle_epi32::<{ rotate_words_imm(1) }>(self.0),
+                2 => _mm512_shuffle_epi32::<{ rotate_words_imm(2) }>(self.0),
+                _ => _mm512_shuffle_epi32::<{ rotate_words_imm(3) }>(self.0),
+            }
+        })
+    }
+    #[inline(always)]
+    unsafe fn rows_to_message(rows: [Self; 4]) -> [Self; 4] {
+        // Lane l of every row belongs to block l: gather each block's four rows.
+        // SAFETY: AVX-512F.
+        unsafe { transpose_lanes(rows.map(|r| r.0)).map(Zmm) }
     }
 }
