@@ -55,7 +55,8 @@ mod portable {
     }
 }
 
-/// x86-64: the size from which a non-overlapping copy uses `rep movsb` (with ERMS).
+/// x86-64: the size from which a non-overlapping copy uses `rep movsb` (on CPUs with
+/// ERMS but without AVX2).
 #[cfg(target_arch = "x86_64")]
 pub const REP_MOVSB_MIN: usize = crate::x86_64::REP_MOVSB_MIN;
 
@@ -104,7 +105,8 @@ pub enum Kernel {
     Sse2,
     /// x86-64: 32-byte AVX2 vectors above 32 bytes.
     Avx2,
-    /// x86-64: `rep movsb` at every size (memmove: when copying upwards is safe).
+    /// x86-64: `rep movsb` on a 64-byte aligned destination at every size (memmove:
+    /// when copying upwards is safe).
     RepMovsb,
     /// x86-64: non-temporal SSE2 stores (memmove: when the buffers are disjoint).
     NonTemporalSse2,
