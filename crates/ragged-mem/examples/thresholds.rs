@@ -32,6 +32,15 @@ fn kernel(k: Kernel) -> Option<Imp> {
     })
 }
 
+/// The public `memcpy`, inlined into the closure as it would be into a caller.
+fn ragged() -> Imp {
+    Imp {
+        name: "ragged",
+        // SAFETY: `run` passes disjoint in-bounds buffers.
+        copy: Box::new(|d, s, n| unsafe { ragged_mem::memcpy(d, s, n) }),
+    }
+}
+
 fn glibc() -> Imp {
     Imp {
         name: "glibc",
@@ -96,6 +105,16 @@ fn run(imps: &[Imp], n: usize, src_off: usize, dst_off: usize, samples: usize) -
 }
 
 fn table(imps: &[Imp], sizes: &[usize], offsets: &[(usize, usize)], samples: usize) {
+    // `OFFSETS=src/dst,src/dst,…` overrides the offset pairs of any mode.
+    let custom: Option<Vec<(usize, usize)>> = std::env::var("OFFSETS").ok().map(|v| {
+        v.split(',')
+            .map(|pair| {
+                let (a, b) = pair.split_once('/').expect("src/dst");
+                (a.parse().expect("offset"), b.parse().expect("offset"))
+            })
+            .collect()
+    });
+    let offsets = custom.as_deref().unwrap_or(offsets);
     print!("{:>12} {:>7}", "bytes", "src/dst");
     for imp in imps {
         print!(" {:>10}", imp.name);
@@ -193,10 +212,57 @@ fn main() {
             ];
             table(&imps, &sizes, &[(0, 0), (1, 0), (0, 64)], 7);
         }
-        "small" => {
-            let imps: Vec<Imp> = [Kernel::Auto, Kernel::Avx2, Kernel::Sse2, Kernel::RepMovsb]
+        "alias" => {
+            // One buffer, source at its start, destination `gap` bytes later: does the
+            // distance between the buffers matter (the page offsets stay equal)?
+            let imps: Vec<Imp> = [Kernel::Avx2]
                 .into_iter()
                 .filter_map(kernel)
+                .chain([glibc()])
+                .collect();
+            let n = 65536;
+            let mut buf = vec![0u8; 8 << 20];
+            let base = buf
+                .as_mut_ptr()
+                .wrapping_add(buf.as_ptr().align_offset(1 << 20));
+            for gap in [
+                65536,
+                69632,
+                73728,
+                77824,
+                81920,
+                98304,
+                131072,
+                135168,
+                262144,
+                1 << 20,
+                2 << 20,
+                3 << 20,
+            ] {
+                let mut cells = Vec::new();
+                for imp in &imps {
+                    let reps = 2000;
+                    let mut best = f64::MAX;
+                    for _ in 0..5 {
+                        let t = Instant::now();
+                        for _ in 0..reps {
+                            (imp.copy)(black_box(base.wrapping_add(gap)), black_box(base), n);
+                        }
+                        best = best.min(t.elapsed().as_secs_f64());
+                    }
+                    cells.push(format!(
+                        "{} {:.0}",
+                        imp.name,
+                        (n * reps) as f64 / best / 1e6
+                    ));
+                }
+                println!("gap {gap:>8}: {}", cells.join("  "));
+            }
+        }
+        "small" => {
+            let imps: Vec<Imp> = [ragged()]
+                .into_iter()
+                .chain([Kernel::Avx2, Kernel::Sse2].into_iter().filter_map(kernel))
                 .chain([glibc()])
                 .collect();
             table(

@@ -1,5 +1,6 @@
 //! The x86-64 strategy: overlapping scalar and SSE2 accesses for small and medium
-//! sizes (inlined into the caller, no runtime check), an AVX2 or SSE2 vector loop
+//! sizes (inlined into the caller up to 64 B, out of line up to 128 B, no runtime
+//! check), overlapping AVX2 accesses up to 256 B, then an AVX2 or SSE2 vector loop
 //! above that, `rep movsb` where the CPU reports ERMS and it measured faster (only
 //! in place of the SSE2 loop), and non-temporal stores for copies far larger than
 //! the last-level cache.
@@ -20,6 +21,11 @@ use vectors::{Avx2, Sse2};
 /// Sizes up to this are copied by code inlined into the caller: two to four SSE2 or
 /// scalar accesses, no call and no feature check.
 pub(crate) const INLINE_MAX: usize = 64;
+
+/// Sizes above [`INLINE_MAX`] up to this are copied out of line with eight SSE2
+/// vectors and no feature test: measured at 65 and 128 B, the AVX2 entry (one more
+/// jump, 256-bit accesses, `vzeroupper`) was 10–30% slower.
+pub(crate) const SSE2_MAX: usize = 128;
 
 /// From this size on, a non-overlapping copy on a CPU with ERMS but without AVX2 uses
 /// `rep movsb`. Measured with the SSE2 loop on the Zen 3: `rep movsb` was 1.2–1.8x
@@ -86,6 +92,22 @@ pub(crate) unsafe fn memset(dst: *mut u8, byte: u8, n: usize) {
     unsafe {
         if n <= INLINE_MAX {
             vector::set::<Sse2, Sse2>(dst, byte, n);
+        } else {
+            memset_large(dst, byte, n);
+        }
+    }
+}
+
+/// The out-of-line part of [`memset`].
+///
+/// # Safety
+/// As for [`memset`].
+#[inline(never)]
+unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
+    // SAFETY: all branches: caller guarantee; AVX2 only when the CPU reported it.
+    unsafe {
+        if n <= SSE2_MAX {
+            vector::set::<Sse2, Sse2>(dst, byte, n);
         } else if cpu::has(cpu::AVX2) {
             set_avx2(dst, byte, n);
         } else {
@@ -94,28 +116,66 @@ pub(crate) unsafe fn memset(dst: *mut u8, byte: u8, n: usize) {
     }
 }
 
-/// The out-of-line part of [`memcpy`]: picks by size and by the cached CPU features.
+/// The out-of-line part of [`memcpy`]: one feature test, then a tail call. Kept tiny
+/// (no callee-saved registers to push) so the AVX2 path costs a load, a test and a
+/// jump over glibc's single indirect call.
 ///
 /// # Safety
 /// As for [`memcpy`].
 #[inline(never)]
 unsafe fn memcpy_large(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee (disjoint buffers); the AVX2 entry only when the CPU
+    // reported AVX2. Before the first detection the cache reads 0 and the copy takes
+    // `memcpy_other`, which detects.
+    unsafe {
+        if n <= SSE2_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n)
+        } else if cpu::cached() & cpu::AVX2 != 0 {
+            memcpy_avx2(dst, src, n)
+        } else {
+            memcpy_other(dst, src, n)
+        }
+    }
+}
+
+/// Disjoint copy on an AVX2 CPU: the AVX2 loop, or non-temporal stores when large.
+/// (`rep movsb` never beat the AVX2 loop in measurements; see [`REP_MOVSB_MIN`].)
+///
+/// # Safety
+/// As for [`memcpy`]; the CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn memcpy_avx2(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; AVX2 is enabled in this function.
+    unsafe {
+        if n >= NONTEMPORAL_MIN {
+            nontemporal::copy::<Sse2, Avx2>(dst, src, n)
+        } else {
+            vector::copy_forward::<Sse2, Avx2>(dst, src, n)
+        }
+    }
+}
+
+/// Disjoint copy when the cache did not say AVX2: detects if that has not happened
+/// yet (and goes to [`memcpy_avx2`] if the CPU has it), otherwise the SSE2 loop,
+/// `rep movsb` (with ERMS, from [`REP_MOVSB_MIN`], outside the bad distance window),
+/// or non-temporal stores.
+///
+/// # Safety
+/// As for [`memcpy`].
+#[inline(never)]
+unsafe fn memcpy_other(dst: *mut u8, src: *const u8, n: usize) {
     let features = cpu::features();
-    // SAFETY: all branches: caller guarantee (disjoint buffers); AVX2 functions only
-    // when the CPU reported AVX2; `rep movsb` only when it reported ERMS.
+    // SAFETY: caller guarantee (disjoint buffers); AVX2 and `rep movsb` only when the
+    // CPU reported AVX2 and ERMS.
     unsafe {
         if features & cpu::AVX2 != 0 {
-            if n >= NONTEMPORAL_MIN {
-                memcpy_nontemporal_avx2(dst, src, n);
-            } else {
-                copy_forward_avx2(dst, src, n);
-            }
+            memcpy_avx2(dst, src, n)
         } else if n >= NONTEMPORAL_MIN {
-            memcpy_nontemporal_sse2(dst, src, n);
+            nontemporal::copy::<Sse2, Sse2>(dst, src, n)
         } else if n >= REP_MOVSB_MIN && features & cpu::ERMS != 0 && rep_distance_ok(dst, src) {
-            rep::copy(dst, src, n);
+            rep::copy(dst, src, n)
         } else {
-            copy_forward_sse2(dst, src, n);
+            vector::copy_forward::<Sse2, Sse2>(dst, src, n)
         }
     }
 }
@@ -136,6 +196,10 @@ fn rep_distance_ok(dst: *const u8, src: *const u8) -> bool {
 /// As for [`memmove`].
 #[inline(never)]
 unsafe fn memmove_large(dst: *mut u8, src: *const u8, n: usize) {
+    if n <= SSE2_MAX {
+        // SAFETY: caller guarantee; the size classes load everything before storing.
+        return unsafe { copy_medium::<Sse2, Sse2>(dst, src, n) };
+    }
     let avx2 = cpu::has(cpu::AVX2);
     // SAFETY: all branches: caller guarantee; the direction matches the overlap;
     // AVX2 functions only when the CPU reported AVX2.
@@ -247,4 +311,25 @@ pub(crate) unsafe fn memcpy_nontemporal_sse2(dst: *mut u8, src: *const u8, n: us
 pub(crate) unsafe fn memcpy_nontemporal_avx2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; AVX2 is enabled in this function.
     unsafe { nontemporal::copy::<Sse2, Avx2>(dst, src, n) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rep_distance_ok;
+
+    #[test]
+    fn rep_movsb_is_avoided_only_just_ahead_of_the_source_page_offset() {
+        let src = 0x10_0000 as *const u8;
+        let at = |k: usize| src.wrapping_add(k);
+        assert!(rep_distance_ok(at(0), src));
+        for ahead in 1..64 {
+            assert!(!rep_distance_ok(at(ahead), src), "{ahead}");
+            assert!(!rep_distance_ok(at(8 * 4096 + ahead), src), "{ahead}");
+        }
+        for ahead in [64, 65, 100, 2048, 4095, 4096, 3 * 4096 + 64] {
+            assert!(rep_distance_ok(at(ahead), src), "{ahead}");
+        }
+        // The destination below the source (in page offset) is fine.
+        assert!(rep_distance_ok(src, at(1)));
+    }
 }
