@@ -1,0 +1,398 @@
+//! Hand-run measurement for the x86-64 thresholds (`rep movsb`, non-temporal stores)
+//! and a quick look at the word strategy. Not a benchmark harness (that is
+//! `ragged speed`): it exists to find where one kernel overtakes another on the
+//! machine at hand.
+//!
+//! ```text
+//! cargo run --release -p ragged-mem --example thresholds            # x86-64 tiers
+//! cargo run --release -p ragged-mem --example thresholds -- tiers 65536,1048576
+//! cargo run --release -p ragged-mem --example thresholds -- word    # word strategy
+//! cargo run --release -p ragged-mem --example thresholds -- small   # ≤ 4 KiB tiers
+//! ```
+//!
+//! Implementations are run interleaved (A B C A B C …) on the same warm buffers; each
+//! cell is the median of several samples, in MB/s (10^6 bytes per second).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use ragged_mem::strategy::Kernel;
+
+/// One implementation: a name and a copy with the `memcpy` contract.
+struct Imp {
+    name: &'static str,
+    copy: Box<dyn Fn(*mut u8, *const u8, usize)>,
+}
+
+fn kernel(k: Kernel) -> Option<Imp> {
+    k.is_available().then(|| Imp {
+        name: k.name(),
+        // SAFETY: `run` passes disjoint in-bounds buffers.
+        copy: Box::new(move |d, s, n| unsafe { k.memcpy(d, s, n) }),
+    })
+}
+
+/// The public `memcpy`, inlined into the closure as it would be into a caller.
+fn ragged() -> Imp {
+    Imp {
+        name: "ragged",
+        // SAFETY: `run` passes disjoint in-bounds buffers.
+        copy: Box::new(|d, s, n| unsafe { ragged_mem::memcpy(d, s, n) }),
+    }
+}
+
+fn glibc() -> Imp {
+    Imp {
+        name: "glibc",
+        copy: Box::new(|d, s, n| {
+            // SAFETY: `run` passes disjoint in-bounds buffers.
+            let (d, s) = unsafe {
+                (
+                    std::slice::from_raw_parts_mut(d, n),
+                    std::slice::from_raw_parts(s, n),
+                )
+            };
+            d.copy_from_slice(s);
+        }),
+    }
+}
+
+/// Median MB/s of each implementation copying `n` bytes from `src_off` to `dst_off`
+/// (offsets from 4096-aligned buffers).
+fn run(imps: &[Imp], n: usize, src_off: usize, dst_off: usize, samples: usize) -> Vec<f64> {
+    let mut src = vec![0u8; n + 8192];
+    let mut dst = vec![0u8; n + 8192];
+    for (i, b) in src.iter_mut().enumerate() {
+        *b = (i * 131 + 7) as u8;
+    }
+    let s = src
+        .as_ptr()
+        .wrapping_add(src.as_ptr().align_offset(4096) + src_off);
+    let d = dst
+        .as_mut_ptr()
+        .wrapping_add(dst.as_mut_ptr().align_offset(4096) + dst_off);
+    // Enough repetitions for a sample of several milliseconds.
+    let reps = (64 << 20) / n.max(1);
+    let reps = reps.clamp(1, 200_000);
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); imps.len()];
+    for round in 0..=samples {
+        for (i, imp) in imps.iter().enumerate() {
+            // One untimed copy first: the previous implementation may have left the
+            // destination out of the cache (non-temporal stores evict it).
+            (imp.copy)(black_box(d), black_box(s), black_box(n));
+            let start = Instant::now();
+            for _ in 0..reps {
+                (imp.copy)(black_box(d), black_box(s), black_box(n));
+            }
+            let t = start.elapsed().as_secs_f64();
+            // Round 0 warms the caches and the page tables.
+            if round > 0 {
+                times[i].push(t);
+            }
+        }
+    }
+    // SAFETY: `d` points into `dst`, which holds `n` bytes from it.
+    let copied = unsafe { std::slice::from_raw_parts(d, n) };
+    // SAFETY: likewise for `s` in `src`.
+    assert!(copied == unsafe { std::slice::from_raw_parts(s, n) });
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort_by(f64::total_cmp);
+            (n * reps) as f64 / t[t.len() / 2] / 1e6
+        })
+        .collect()
+}
+
+fn table(imps: &[Imp], sizes: &[usize], offsets: &[(usize, usize)], samples: usize) {
+    // `OFFSETS=src/dst,src/dst,…` overrides the offset pairs of any mode.
+    let custom: Option<Vec<(usize, usize)>> = std::env::var("OFFSETS").ok().map(|v| {
+        v.split(',')
+            .map(|pair| {
+                let (a, b) = pair.split_once('/').expect("src/dst");
+                (a.parse().expect("offset"), b.parse().expect("offset"))
+            })
+            .collect()
+    });
+    let offsets = custom.as_deref().unwrap_or(offsets);
+    print!("{:>12} {:>7}", "bytes", "src/dst");
+    for imp in imps {
+        print!(" {:>10}", imp.name);
+    }
+    println!();
+    for &n in sizes {
+        for &(so, dof) in offsets {
+            let mbs = run(imps, n, so, dof, samples);
+            print!("{n:>12} {:>7}", format!("{so}/{dof}"));
+            for v in mbs {
+                print!(" {v:>10.0}");
+            }
+            println!();
+        }
+    }
+}
+
+fn main() {
+    let mode = std::env::args().nth(1).unwrap_or_default();
+    #[cfg(target_arch = "x86_64")]
+    {
+        let f = ragged_mem::strategy::x86_64_features();
+        println!("cpu: avx2 {} erms {} fsrm {}", f.avx2, f.erms, f.fsrm);
+        println!(
+            "current thresholds: rep movsb from {} B, non-temporal from {} B",
+            ragged_mem::strategy::REP_MOVSB_MIN,
+            ragged_mem::strategy::NONTEMPORAL_MIN
+        );
+    }
+    match mode.as_str() {
+        "word" => {
+            let imps: Vec<Imp> = [Kernel::WordLittle, Kernel::Auto]
+                .into_iter()
+                .filter_map(kernel)
+                .chain([glibc()])
+                .collect();
+            table(
+                &imps,
+                &[64, 256, 1420, 4096, 65536],
+                &[(0, 0), (1, 0), (3, 0), (5, 0)],
+                7,
+            );
+        }
+        "distance" => {
+            // `rep movsb` against the vector loop as the destination's page offset
+            // moves ahead of the source's.
+            let imps: Vec<Imp> = [Kernel::Avx2, Kernel::RepMovsb]
+                .into_iter()
+                .filter_map(kernel)
+                .collect();
+            let ks = [
+                1, 2, 8, 16, 31, 32, 48, 63, 64, 65, 96, 127, 128, 192, 256, 512, 1024, 2048, 3072,
+                4032, 4095,
+            ];
+            let offsets: Vec<(usize, usize)> = ks.iter().map(|&k| (0, k)).collect();
+            table(&imps, &[65536, 1 << 20], &offsets, 5);
+        }
+        "nt" => {
+            // Variants of the non-temporal loop, against `rep movsb` and the library.
+            let imps: Vec<Imp> = [Kernel::RepMovsb, Kernel::NonTemporalAvx2]
+                .into_iter()
+                .filter_map(kernel)
+                .chain([
+                    nt_variant("nt-nopf", nt::plain::<0>),
+                    nt_variant("nt-pf4k", nt::plain::<4096>),
+                    nt_variant("nt-2page", nt::pages::<2>),
+                    nt_variant("nt-4page", nt::pages::<4>),
+                ])
+                .collect();
+            table(
+                &imps,
+                &[16 << 20, 32 << 20, 128 << 20, 400_000_000],
+                &[(0, 0), (1, 0), (0, 64)],
+                7,
+            );
+        }
+        "sse2" => {
+            // For CPUs without AVX2: the 16-byte loop against `rep movsb`.
+            let imps: Vec<Imp> = [Kernel::Sse2, Kernel::RepMovsb, Kernel::Avx2]
+                .into_iter()
+                .filter_map(kernel)
+                .collect();
+            let sizes = [
+                1024,
+                2048,
+                4096,
+                8192,
+                16384,
+                32768,
+                65536,
+                262144,
+                1 << 20,
+                4 << 20,
+                8 << 20,
+            ];
+            table(&imps, &sizes, &[(0, 0), (1, 0), (0, 64)], 7);
+        }
+        "alias" => {
+            // One buffer, source at its start, destination `gap` bytes later: does the
+            // distance between the buffers matter (the page offsets stay equal)?
+            let imps: Vec<Imp> = [Kernel::Avx2]
+                .into_iter()
+                .filter_map(kernel)
+                .chain([glibc()])
+                .collect();
+            let n = 65536;
+            let mut buf = vec![0u8; 8 << 20];
+            let base = buf
+                .as_mut_ptr()
+                .wrapping_add(buf.as_ptr().align_offset(1 << 20));
+            for gap in [
+                65536,
+                69632,
+                73728,
+                77824,
+                81920,
+                98304,
+                131072,
+                135168,
+                262144,
+                1 << 20,
+                2 << 20,
+                3 << 20,
+            ] {
+                let mut cells = Vec::new();
+                for imp in &imps {
+                    let reps = 2000;
+                    let mut best = f64::MAX;
+                    for _ in 0..5 {
+                        let t = Instant::now();
+                        for _ in 0..reps {
+                            (imp.copy)(black_box(base.wrapping_add(gap)), black_box(base), n);
+                        }
+                        best = best.min(t.elapsed().as_secs_f64());
+                    }
+                    cells.push(format!(
+                        "{} {:.0}",
+                        imp.name,
+                        (n * reps) as f64 / best / 1e6
+                    ));
+                }
+                println!("gap {gap:>8}: {}", cells.join("  "));
+            }
+        }
+        "small" => {
+            let imps: Vec<Imp> = [ragged()]
+                .into_iter()
+                .chain([Kernel::Avx2, Kernel::Sse2].into_iter().filter_map(kernel))
+                .chain([glibc()])
+                .collect();
+            table(
+                &imps,
+                &[16, 33, 64, 65, 128, 255, 256, 257, 1420, 4096],
+                &[(0, 0), (1, 0)],
+                7,
+            );
+        }
+        _ => {
+            let imps: Vec<Imp> = [
+                Kernel::Avx2,
+                Kernel::RepMovsb,
+                Kernel::NonTemporalAvx2,
+                Kernel::Auto,
+            ]
+            .into_iter()
+            .filter_map(kernel)
+            .chain([glibc()])
+            .collect();
+            let sizes: Vec<usize> = match std::env::args().nth(2) {
+                Some(list) => list
+                    .split(',')
+                    .map(|v| v.parse().expect("size in bytes"))
+                    .collect(),
+                None => vec![
+                    4 << 10,
+                    8 << 10,
+                    16 << 10,
+                    32 << 10,
+                    64 << 10,
+                    128 << 10,
+                    256 << 10,
+                    1 << 20,
+                    4 << 20,
+                    8 << 20,
+                    12 << 20,
+                    16 << 20,
+                    24 << 20,
+                    32 << 20,
+                    64 << 20,
+                    128 << 20,
+                    400_000_000,
+                ],
+            };
+            let offsets: &[(usize, usize)] = match std::env::args().nth(3).as_deref() {
+                Some("all") => &[(0, 0), (1, 0), (0, 1), (1, 1), (5, 3), (0, 32), (32, 0)],
+                Some("large") => &[(0, 0), (1, 0), (0, 64)],
+                _ => &[(0, 0), (1, 0), (0, 1)],
+            };
+            table(&imps, &sizes, offsets, 9);
+        }
+    }
+}
+
+fn nt_variant(name: &'static str, f: unsafe fn(*mut u8, *const u8, usize)) -> Imp {
+    assert!(std::is_x86_feature_detected!("avx2"));
+    Imp {
+        name,
+        copy: Box::new(move |d, s, n| {
+            // SAFETY: `run` passes disjoint in-bounds buffers; AVX2 checked above.
+            unsafe { f(d, s, n) }
+        }),
+    }
+}
+
+/// Experimental non-temporal loops (AVX2), to compare shapes before choosing one.
+mod nt {
+    use std::arch::x86_64::*;
+
+    /// 128 bytes per step, destination 64-aligned by a plain head copy, optional
+    /// prefetch `PF` bytes ahead.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn plain<const PF: usize>(dst: *mut u8, src: *const u8, n: usize) {
+        // SAFETY: the caller passes disjoint buffers of `n` bytes; every access below
+        // stays inside them (`left` counts what remains), streamed stores are 32-byte
+        // aligned after the head, and the prefetch never faults.
+        unsafe {
+            let skip = dst.addr().wrapping_neg() & 63;
+            ragged_mem::memcpy(dst, src, skip);
+            let (mut d, mut s, mut left) = (dst.add(skip), src.add(skip), n - skip);
+            while left >= 128 {
+                if PF > 0 {
+                    _mm_prefetch::<_MM_HINT_T0>(s.wrapping_add(PF).cast());
+                }
+                let a = _mm256_loadu_si256(s.cast());
+                let b = _mm256_loadu_si256(s.add(32).cast());
+                let c = _mm256_loadu_si256(s.add(64).cast());
+                let e = _mm256_loadu_si256(s.add(96).cast());
+                _mm256_stream_si256(d.cast(), a);
+                _mm256_stream_si256(d.add(32).cast(), b);
+                _mm256_stream_si256(d.add(64).cast(), c);
+                _mm256_stream_si256(d.add(96).cast(), e);
+                d = d.add(128);
+                s = s.add(128);
+                left -= 128;
+            }
+            _mm_sfence();
+            ragged_mem::memcpy(d, s, left);
+        }
+    }
+
+    /// `P` pages of 4 KiB at a time, one line of each in turn, with each page's next
+    /// lines prefetched.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn pages<const P: usize>(dst: *mut u8, src: *const u8, n: usize) {
+        // SAFETY: as in `plain`; each block of `P` pages is inside both buffers.
+        unsafe {
+            let skip = dst.addr().wrapping_neg() & 63;
+            ragged_mem::memcpy(dst, src, skip);
+            let (mut d, mut s, mut left) = (dst.add(skip), src.add(skip), n - skip);
+            let block = P * 4096;
+            while left >= block {
+                for line in (0..4096).step_by(64) {
+                    for p in 0..P {
+                        let sp = s.add(p * 4096 + line);
+                        _mm_prefetch::<_MM_HINT_T0>(sp.wrapping_add(4 * 64).cast());
+                        let a = _mm256_loadu_si256(sp.cast());
+                        let b = _mm256_loadu_si256(sp.add(32).cast());
+                        let dp = d.add(p * 4096 + line);
+                        _mm256_stream_si256(dp.cast(), a);
+                        _mm256_stream_si256(dp.add(32).cast(), b);
+                    }
+                }
+                d = d.add(block);
+                s = s.add(block);
+                left -= block;
+            }
+            _mm_sfence();
+            ragged_mem::memcpy(d, s, left);
+        }
+    }
+}

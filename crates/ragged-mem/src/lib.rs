@@ -1,0 +1,191 @@
+//! Copy, move and fill bytes, fast for any length and any pair of alignments.
+//!
+//! Network stacks copy at awkward offsets all the time: a 14-byte Ethernet header puts
+//! every IP payload two bytes off word alignment. Copies that use wide words only when
+//! source and destination share an alignment fall back to bytes for exactly those
+//! copies. This crate does not:
+//!
+//! - where unaligned access is cheap (x86-64, aarch64) it uses wide unaligned vector
+//!   loads, aligned stores, and overlapping first/last accesses instead of byte tails;
+//!   on x86-64 also `rep movsb` and non-temporal stores for large copies, chosen by one
+//!   cached CPU check;
+//! - everywhere else it aligns the destination, reads aligned source words and merges
+//!   each neighbouring pair with shifts, so a mismatched copy runs close to an aligned
+//!   one — without ever reading a byte outside either buffer.
+//!
+//! The safe API: [`copy`] / [`try_copy`] (like `<[u8]>::copy_from_slice`),
+//! [`copy_within`] / [`try_copy_within`] (overlap-safe, like `<[u8]>::copy_within`) and
+//! [`fill`]. For callers holding raw pointers: [`memcpy`], [`memmove`], [`memset`].
+//! With the `c-symbols` feature the crate also exports unmangled C `memcpy`,
+//! `memmove` and `memset` for no-std binaries.
+//!
+//! ```
+//! let packet = [7u8; 1500];
+//! let mut frame = [0u8; 1514];
+//! ragged_mem::copy(&mut frame[14..], &packet);
+//! ragged_mem::copy_within(&mut frame, 14..114, 0);
+//! ragged_mem::fill(&mut frame[100..], 0);
+//! assert_eq!(frame[..100], [7u8; 100]);
+//! ```
+
+#![no_std]
+// With `c-symbols` this crate *is* `memcpy`: the optimizer must not turn any of its
+// loops into calls to `memcpy`/`memset`, which would recurse.
+#![cfg_attr(feature = "c-symbols", no_builtins)]
+
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+mod aarch64;
+#[cfg(feature = "c-symbols")]
+mod c_symbols;
+mod error;
+#[doc(hidden)]
+pub mod strategy;
+mod vector;
+#[doc(hidden)]
+pub mod word;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+use core::ops::{Bound, RangeBounds};
+
+pub use error::Error;
+
+/// Copies all of `src` into `dst`.
+///
+/// # Panics
+/// If the two slices differ in length, like `<[u8]>::copy_from_slice`.
+#[inline]
+#[track_caller]
+pub fn copy(dst: &mut [u8], src: &[u8]) {
+    if let Err(e) = try_copy(dst, src) {
+        fail(e)
+    }
+}
+
+/// Copies all of `src` into `dst`, or returns [`Error::LengthMismatch`] (having written
+/// nothing) if the two slices differ in length.
+#[inline]
+pub fn try_copy(dst: &mut [u8], src: &[u8]) -> Result<(), Error> {
+    if dst.len() != src.len() {
+        return Err(Error::LengthMismatch {
+            dst_len: dst.len(),
+            src_len: src.len(),
+        });
+    }
+    // SAFETY: both slices are valid for `src.len()` bytes, and a `&mut` slice cannot
+    // overlap a shared one.
+    unsafe { strategy::memcpy(dst.as_mut_ptr(), src.as_ptr(), src.len()) };
+    Ok(())
+}
+
+/// Copies `buf[src]` to `buf[dest ..]` inside one buffer; the two parts may overlap.
+///
+/// # Panics
+/// If `src` is not a range inside `buf`, or the destination `dest .. dest + src.len()`
+/// reaches past its end, like `<[u8]>::copy_within`.
+#[inline]
+#[track_caller]
+pub fn copy_within<R: RangeBounds<usize>>(buf: &mut [u8], src: R, dest: usize) {
+    if let Err(e) = try_copy_within(buf, src, dest) {
+        fail(e)
+    }
+}
+
+/// Copies `buf[src]` to `buf[dest ..]` inside one buffer, the two parts possibly
+/// overlapping, or returns an [`Error`] naming the bad argument (having written
+/// nothing).
+#[inline]
+pub fn try_copy_within<R: RangeBounds<usize>>(
+    buf: &mut [u8],
+    src: R,
+    dest: usize,
+) -> Result<(), Error> {
+    let len = buf.len();
+    let start = match src.start_bound() {
+        Bound::Included(&s) => Some(s),
+        Bound::Excluded(&s) => s.checked_add(1),
+        Bound::Unbounded => Some(0),
+    };
+    let end = match src.end_bound() {
+        Bound::Included(&e) => e.checked_add(1),
+        Bound::Excluded(&e) => Some(e),
+        Bound::Unbounded => Some(len),
+    };
+    // A bound that overflows `usize` lies past any buffer.
+    let (Some(start), Some(end)) = (start, end) else {
+        return Err(Error::SourceOutOfBounds {
+            end: usize::MAX,
+            len,
+        });
+    };
+    if start > end {
+        return Err(Error::SourceRangeInverted { start, end });
+    }
+    if end > len {
+        return Err(Error::SourceOutOfBounds { end, len });
+    }
+    let count = end - start;
+    if dest
+        .checked_add(count)
+        .is_none_or(|dest_end| dest_end > len)
+    {
+        return Err(Error::DestinationOutOfBounds { dest, count, len });
+    }
+    let base = buf.as_mut_ptr();
+    // SAFETY: `start + count <= len` and `dest + count <= len` (checked above), so both
+    // ranges lie inside `buf`, which we hold mutably; `memmove` allows the overlap.
+    unsafe { strategy::memmove(base.add(dest), base.add(start), count) };
+    Ok(())
+}
+
+/// Sets every byte of `buf` to `byte`.
+#[inline]
+pub fn fill(buf: &mut [u8], byte: u8) {
+    // SAFETY: `buf` is valid for writing `buf.len()` bytes.
+    unsafe { strategy::memset(buf.as_mut_ptr(), byte, buf.len()) }
+}
+
+/// Copies `n` bytes from `src` to `dst`; the regions must not overlap.
+///
+/// # Safety
+/// - `src` must be valid for reading `n` bytes and `dst` for writing `n` bytes;
+/// - the two regions must not overlap (use [`memmove`] if they may);
+/// - no alignment is required; when `n` is 0 the pointers are not used at all (they
+///   may be null or dangling).
+#[inline]
+pub unsafe fn memcpy(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { strategy::memcpy(dst, src, n) }
+}
+
+/// Copies `n` bytes from `src` to `dst`; the regions may overlap in any way, and the
+/// result is as if the source had first been copied to a temporary buffer.
+///
+/// # Safety
+/// - `src` must be valid for reading `n` bytes and `dst` for writing `n` bytes;
+/// - no alignment is required; when `n` is 0 the pointers are not used at all.
+#[inline]
+pub unsafe fn memmove(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { strategy::memmove(dst, src, n) }
+}
+
+/// Sets `n` bytes at `dst` to `byte`.
+///
+/// # Safety
+/// - `dst` must be valid for writing `n` bytes;
+/// - no alignment is required; when `n` is 0 the pointer is not used at all.
+#[inline]
+pub unsafe fn memset(dst: *mut u8, byte: u8, n: usize) {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { strategy::memset(dst, byte, n) }
+}
+
+/// The panic of [`copy`] and [`copy_within`], kept out of line so the inlined fast
+/// path stays small.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn fail(e: Error) -> ! {
+    panic!("ragged_mem: {e}")
+}

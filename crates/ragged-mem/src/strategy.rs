@@ -1,0 +1,300 @@
+//! Which strategy runs where: the one place that chooses.
+//!
+//! - x86-64: the `x86_64` strategy (vectors, `rep movsb`, non-temporal stores), with
+//!   one cached runtime check for AVX2 and ERMS;
+//! - aarch64 with NEON: the `aarch64` strategy (16-byte vectors);
+//! - every other target (riscv, arm32, s390x, …): the portable word strategy in the
+//!   target's own byte order, because there an unaligned word access is slow, trapped
+//!   or not allowed.
+//!
+//! [`Kernel`] names every strategy (and each x86-64 tier) individually, so tests and
+//! measurements can run one of them on purpose rather than the one chosen here.
+
+use crate::word::{self, Big, Little};
+
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+pub(crate) use crate::aarch64::{memcpy, memmove, memset};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use crate::x86_64::{memcpy, memmove, memset};
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
+pub(crate) use portable::{memcpy, memmove, memset};
+
+/// The word strategy as the default for targets without a vector strategy.
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
+mod portable {
+    use crate::word::{self, Native};
+
+    /// # Safety
+    /// As for [`crate::memcpy`].
+    #[inline]
+    pub(crate) unsafe fn memcpy(dst: *mut u8, src: *const u8, n: usize) {
+        // SAFETY: caller guarantee; disjoint buffers satisfy `copy_forward`'s overlap rule.
+        unsafe { word::copy_forward::<Native>(dst, src, n) }
+    }
+
+    /// # Safety
+    /// As for [`crate::memmove`].
+    #[inline]
+    pub(crate) unsafe fn memmove(dst: *mut u8, src: *const u8, n: usize) {
+        // SAFETY: caller guarantee.
+        unsafe { word::memmove::<Native>(dst, src, n) }
+    }
+
+    /// # Safety
+    /// As for [`crate::memset`].
+    #[inline]
+    pub(crate) unsafe fn memset(dst: *mut u8, byte: u8, n: usize) {
+        // SAFETY: caller guarantee.
+        unsafe { word::memset::<Native>(dst, byte, n) }
+    }
+}
+
+/// x86-64: the size from which a non-overlapping copy uses `rep movsb` (on CPUs with
+/// ERMS but without AVX2).
+#[cfg(target_arch = "x86_64")]
+pub const REP_MOVSB_MIN: usize = crate::x86_64::REP_MOVSB_MIN;
+
+/// x86-64: the size from which a non-overlapping copy uses non-temporal stores.
+#[cfg(target_arch = "x86_64")]
+pub const NONTEMPORAL_MIN: usize = crate::x86_64::NONTEMPORAL_MIN;
+
+/// What the one runtime check found on this x86-64 CPU.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct X86Features {
+    /// AVX2 usable (CPU support and OS-saved registers).
+    pub avx2: bool,
+    /// Enhanced `rep movsb`.
+    pub erms: bool,
+    /// Fast short `rep movsb`.
+    pub fsrm: bool,
+}
+
+/// The cached result of the runtime CPU check.
+#[cfg(target_arch = "x86_64")]
+pub fn x86_64_features() -> X86Features {
+    use crate::x86_64::cpu;
+    let f = cpu::features();
+    X86Features {
+        avx2: f & cpu::AVX2 != 0,
+        erms: f & cpu::ERMS != 0,
+        fsrm: f & cpu::FSRM != 0,
+    }
+}
+
+/// One copy strategy, chosen by name instead of by the dispatcher.
+///
+/// Not a stable API: it exists so the tests can run every strategy on every host that
+/// can execute it, and so measurements can compare them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// What the public functions use: the dispatcher's choice for this target and CPU.
+    Auto,
+    /// The word strategy with little-endian words (byte-swapped on big-endian hosts).
+    WordLittle,
+    /// The word strategy with big-endian words (byte-swapped on little-endian hosts).
+    WordBig,
+    /// x86-64: 16-byte SSE2 vectors at every size above 16 bytes.
+    Sse2,
+    /// x86-64: 32-byte AVX2 vectors above 32 bytes.
+    Avx2,
+    /// x86-64: `rep movsb` on a 64-byte aligned destination at every size (memmove:
+    /// when copying upwards is safe).
+    RepMovsb,
+    /// x86-64: non-temporal SSE2 stores (memmove: when the buffers are disjoint).
+    NonTemporalSse2,
+    /// x86-64: non-temporal AVX2 stores (memmove: when the buffers are disjoint).
+    NonTemporalAvx2,
+    /// aarch64: 16-byte NEON vectors.
+    Neon,
+}
+
+impl Kernel {
+    /// Every kernel, available here or not.
+    pub const ALL: [Kernel; 9] = [
+        Kernel::Auto,
+        Kernel::WordLittle,
+        Kernel::WordBig,
+        Kernel::Sse2,
+        Kernel::Avx2,
+        Kernel::RepMovsb,
+        Kernel::NonTemporalSse2,
+        Kernel::NonTemporalAvx2,
+        Kernel::Neon,
+    ];
+
+    /// A short lowercase name, for test failures and measurement tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Auto => "auto",
+            Kernel::WordLittle => "word-le",
+            Kernel::WordBig => "word-be",
+            Kernel::Sse2 => "sse2",
+            Kernel::Avx2 => "avx2",
+            Kernel::RepMovsb => "rep-movsb",
+            Kernel::NonTemporalSse2 => "nt-sse2",
+            Kernel::NonTemporalAvx2 => "nt-avx2",
+            Kernel::Neon => "neon",
+        }
+    }
+
+    /// `true` when this target and CPU can run the kernel.
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Auto | Kernel::WordLittle | Kernel::WordBig => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 | Kernel::NonTemporalSse2 => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 | Kernel::NonTemporalAvx2 => {
+                crate::x86_64::cpu::has(crate::x86_64::cpu::AVX2)
+            }
+            // `rep movsb` works on every x86-64 CPU; ERMS only makes it fast.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::RepMovsb => true,
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+            Kernel::Neon => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// Copies `n` bytes from `src` to `dst` with this kernel.
+    ///
+    /// # Safety
+    /// As for [`crate::memcpy`].
+    ///
+    /// # Panics
+    /// If the kernel is not available on this target and CPU.
+    pub unsafe fn memcpy(self, dst: *mut u8, src: *const u8, n: usize) {
+        assert!(
+            self.is_available(),
+            "kernel {} is not available here",
+            self.name()
+        );
+        // SAFETY: all arms: caller guarantee (disjoint buffers, valid for `n` bytes);
+        // every kernel is available, checked above.
+        unsafe {
+            match self {
+                Kernel::Auto => memcpy(dst, src, n),
+                Kernel::WordLittle => word::copy_forward::<Little>(dst, src, n),
+                Kernel::WordBig => word::copy_forward::<Big>(dst, src, n),
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Sse2 => crate::x86_64::copy_forward_sse2(dst, src, n),
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Avx2 => crate::x86_64::copy_forward_avx2(dst, src, n),
+                #[cfg(target_arch = "x86_64")]
+                Kernel::RepMovsb => crate::x86_64::copy_rep_movsb(dst, src, n),
+                #[cfg(target_arch = "x86_64")]
+                Kernel::NonTemporalSse2 => crate::x86_64::memcpy_nontemporal_sse2(dst, src, n),
+                #[cfg(target_arch = "x86_64")]
+                Kernel::NonTemporalAvx2 => crate::x86_64::memcpy_nontemporal_avx2(dst, src, n),
+                #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+                Kernel::Neon => crate::aarch64::memcpy(dst, src, n),
+                #[allow(unreachable_patterns)]
+                _ => unreachable!(),
+            }
+        }
+    }
+
+    /// Copies `n` bytes from `src` to `dst`, which may overlap, with this kernel.
+    /// Kernels that only copy upwards ([`Kernel::RepMovsb`]) or only between disjoint
+    /// buffers (the non-temporal ones) hand the other cases to their vector loop.
+    ///
+    /// # Safety
+    /// As for [`crate::memmove`].
+    ///
+    /// # Panics
+    /// If the kernel is not available on this target and CPU.
+    pub unsafe fn memmove(self, dst: *mut u8, src: *const u8, n: usize) {
+        assert!(
+            self.is_available(),
+            "kernel {} is not available here",
+            self.name()
+        );
+        #[cfg(target_arch = "x86_64")]
+        let upward = word::forward_is_safe(dst, src, n);
+        #[cfg(target_arch = "x86_64")]
+        let disjoint = crate::x86_64::disjoint(dst, src, n);
+        // SAFETY: all arms: caller guarantee; each kernel is used only in the overlap
+        // case it supports (upward copies only when `forward_is_safe`, non-temporal
+        // only when disjoint); availability checked above.
+        unsafe {
+            match self {
+                Kernel::Auto => memmove(dst, src, n),
+                Kernel::WordLittle => word::memmove::<Little>(dst, src, n),
+                Kernel::WordBig => word::memmove::<Big>(dst, src, n),
+                #[cfg(target_arch = "x86_64")]
+                Kernel::NonTemporalSse2 if disjoint => {
+                    crate::x86_64::memcpy_nontemporal_sse2(dst, src, n)
+                }
+                #[cfg(target_arch = "x86_64")]
+                Kernel::NonTemporalAvx2 if disjoint => {
+                    crate::x86_64::memcpy_nontemporal_avx2(dst, src, n)
+                }
+                #[cfg(target_arch = "x86_64")]
+                Kernel::RepMovsb if upward => crate::x86_64::copy_rep_movsb(dst, src, n),
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Avx2 | Kernel::NonTemporalAvx2 => {
+                    if upward {
+                        crate::x86_64::copy_forward_avx2(dst, src, n)
+                    } else {
+                        crate::x86_64::copy_backward_avx2(dst, src, n)
+                    }
+                }
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Sse2 | Kernel::NonTemporalSse2 | Kernel::RepMovsb => {
+                    if upward {
+                        crate::x86_64::copy_forward_sse2(dst, src, n)
+                    } else {
+                        crate::x86_64::copy_backward_sse2(dst, src, n)
+                    }
+                }
+                #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+                Kernel::Neon => crate::aarch64::memmove(dst, src, n),
+                #[allow(unreachable_patterns)]
+                _ => unreachable!(),
+            }
+        }
+    }
+
+    /// Sets `n` bytes at `dst` to `byte` with this kernel. `rep movsb` and the
+    /// non-temporal kernels have no fill of their own and use their vector fill.
+    ///
+    /// # Safety
+    /// As for [`crate::memset`].
+    ///
+    /// # Panics
+    /// If the kernel is not available on this target and CPU.
+    pub unsafe fn memset(self, dst: *mut u8, byte: u8, n: usize) {
+        assert!(
+            self.is_available(),
+            "kernel {} is not available here",
+            self.name()
+        );
+        // SAFETY: all arms: caller guarantee; availability checked above.
+        unsafe {
+            match self {
+                Kernel::Auto => memset(dst, byte, n),
+                Kernel::WordLittle => word::memset::<Little>(dst, byte, n),
+                Kernel::WordBig => word::memset::<Big>(dst, byte, n),
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Sse2 | Kernel::RepMovsb | Kernel::NonTemporalSse2 => {
+                    crate::x86_64::set_sse2(dst, byte, n)
+                }
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Avx2 | Kernel::NonTemporalAvx2 => crate::x86_64::set_avx2(dst, byte, n),
+                #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+                Kernel::Neon => crate::aarch64::memset(dst, byte, n),
+                #[allow(unreachable_patterns)]
+                _ => unreachable!(),
+            }
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! The copy and fill algorithm for targets where unaligned access is cheap (x86-64,
+//! aarch64), written once over a vector type.
+//!
+//! Shape, by size `n`:
+//!
+//! - `n <= 16`: two overlapping scalar accesses (first and last 8, 4, 2 bytes, or 1);
+//! - `n <= 32`: the first and last 16 bytes;
+//! - `n <= 2V`, `4V`, `8V` (`V` the vector width): the first and last half of the
+//!   size class, as 2, 4 or 8 unaligned vectors;
+//! - above that, a loop of four vectors per step with unaligned loads and aligned
+//!   stores, after the first vector (unaligned) has covered the bytes below the first
+//!   aligned destination address, and before the last four (unaligned) cover the end.
+//!
+//! Every size class loads everything it needs before storing anything, so all of them
+//! are correct for overlapping buffers in either direction; only the loop has a
+//! direction, and the backward loop mirrors the forward one.
+//!
+//! All of it is `#[inline(always)]`: each instruction-set module instantiates it inside
+//! one `#[target_feature]` entry point, where the vector intrinsics inline fully.
+
+use core::mem::size_of;
+
+/// A vector register as the copy sees it: unaligned loads, stores of either alignment.
+pub(crate) trait Vector: Copy {
+    /// Bytes in one vector.
+    const SIZE: usize;
+
+    /// Loads `SIZE` bytes from `p`, which need not be aligned.
+    ///
+    /// # Safety
+    /// `p` must be valid for reading `SIZE` bytes, and the instruction set must be
+    /// enabled in the calling function.
+    unsafe fn load(p: *const u8) -> Self;
+
+    /// Stores to `p`, which need not be aligned.
+    ///
+    /// # Safety
+    /// `p` must be valid for writing `SIZE` bytes; instruction set as for `load`.
+    unsafe fn store(p: *mut u8, v: Self);
+
+    /// Stores to `p`, which must be aligned to `SIZE`.
+    ///
+    /// # Safety
+    /// As for `store`, and `p` aligned to `SIZE`.
+    unsafe fn store_aligned(p: *mut u8, v: Self);
+
+    /// A vector with every byte equal to `b`.
+    ///
+    /// # Safety
+    /// The instruction set must be enabled in the calling function.
+    unsafe fn splat(b: u8) -> Self;
+}
+
+/// Loads a `T` from a possibly unaligned address.
+///
+/// # Safety
+/// `p` valid for reading `size_of::<T>()` bytes.
+#[inline(always)]
+unsafe fn ld<T: Copy>(p: *const u8) -> T {
+    // SAFETY: caller guarantee; `read_unaligned` has no alignment requirement.
+    unsafe { p.cast::<T>().read_unaligned() }
+}
+
+/// Stores a `T` to a possibly unaligned address.
+///
+/// # Safety
+/// `p` valid for writing `size_of::<T>()` bytes.
+#[inline(always)]
+unsafe fn st<T: Copy>(p: *mut u8, v: T) {
+    // SAFETY: caller guarantee; `write_unaligned` has no alignment requirement.
+    unsafe { p.cast::<T>().write_unaligned(v) }
+}
+
+/// Copies the first and last `size_of::<T>()` bytes, both loaded before either is
+/// stored: covers every `n` from `size_of::<T>()` to twice that, overlap-safe.
+///
+/// # Safety
+/// `size_of::<T>() <= n`; `n` bytes valid at each pointer.
+#[inline(always)]
+unsafe fn ends<T: Copy>(dst: *mut u8, src: *const u8, n: usize) {
+    let k = size_of::<T>();
+    // SAFETY: `k <= n`, so `0 .. k` and `n - k .. n` are inside both buffers.
+    unsafe {
+        let a = ld::<T>(src);
+        let b = ld::<T>(src.add(n - k));
+        st(dst, a);
+        st(dst.add(n - k), b);
+    }
+}
+
+/// Copies `n <= 16` bytes with two overlapping scalar accesses; overlap-safe.
+///
+/// # Safety
+/// `n <= 16`; `n` bytes valid at each pointer.
+#[inline(always)]
+pub(crate) unsafe fn copy_upto16(dst: *mut u8, src: *const u8, n: usize) {
+    debug_assert!(n <= 16);
+    // SAFETY: each branch's access width is at most `n`.
+    unsafe {
+        if n >= 8 {
+            ends::<u64>(dst, src, n);
+        } else if n >= 4 {
+            ends::<u32>(dst, src, n);
+        } else if n >= 2 {
+            ends::<u16>(dst, src, n);
+        } else if n == 1 {
+            *dst = *src;
+        }
+    }
+}
+
+/// Copies `16 < n <= 8 * V::SIZE` bytes: every load before any store; overlap-safe.
+///
+/// # Safety
+/// `16 < n <= 8 * V::SIZE`; `n` bytes valid at each pointer; `H` and `V` enabled.
+#[inline(always)]
+pub(crate) unsafe fn copy_medium<H: Vector, V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+    debug_assert!(H::SIZE == 16 && n > 16 && n <= 8 * V::SIZE);
+    let w = V::SIZE;
+    // SAFETY: in each branch the accesses are the first and last `k` bytes with
+    // `k <= n`, and all loads come before all stores.
+    unsafe {
+        if n <= 32 {
+            let a = H::load(src);
+            let b = H::load(src.add(n - 16));
+            H::store(dst, a);
+            H::store(dst.add(n - 16), b);
+        } else if n <= 2 * w {
+            let a = V::load(src);
+            let b = V::load(src.add(n - w));
+            V::store(dst, a);
+            V::store(dst.add(n - w), b);
+        } else if n <= 4 * w {
+            let a = V::load(src);
+            let b = V::load(src.add(w));
+            let c = V::load(src.add(n - 2 * w));
+            let e = V::load(src.add(n - w));
+            V::store(dst, a);
+            V::store(dst.add(w), b);
+            V::store(dst.add(n - 2 * w), c);
+            V::store(dst.add(n - w), e);
+        } else {
+            let a = V::load(src);
+            let b = V::load(src.add(w));
+            let c = V::load(src.add(2 * w));
+            let e = V::load(src.add(3 * w));
+            let f = V::load(src.add(n - 4 * w));
+            let g = V::load(src.add(n - 3 * w));
+            let h = V::load(src.add(n - 2 * w));
+            let i = V::load(src.add(n - w));
+            V::store(dst, a);
+            V::store(dst.add(w), b);
+            V::store(dst.add(2 * w), c);
+            V::store(dst.add(3 * w), e);
+            V::store(dst.add(n - 4 * w), f);
+            V::store(dst.add(n - 3 * w), g);
+            V::store(dst.add(n - 2 * w), h);
+            V::store(dst.add(n - w), i);
+        }
+    }
+}
+
+/// Copies any `n`, lowest address first in the loop.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; overlap only with `dst <= src`; `H` (16-byte) and
+/// `V` enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn copy_forward<H: Vector, V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+    if n <= 16 {
+        // SAFETY: caller guarantee.
+        return unsafe { copy_upto16(dst, src, n) };
+    }
+    if n <= 8 * V::SIZE {
+        // SAFETY: caller guarantee; size class checked.
+        return unsafe { copy_medium::<H, V>(dst, src, n) };
+    }
+    // SAFETY: caller guarantee, `n > 8 * V::SIZE`.
+    unsafe { loop_forward::<V>(dst, src, n) }
+}
+
+/// Copies any `n`, highest address first in the loop.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; overlap only with `dst >= src`; `H` and `V`
+/// enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn copy_backward<H: Vector, V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+    if n <= 16 {
+        // SAFETY: caller guarantee.
+        return unsafe { copy_upto16(dst, src, n) };
+    }
+    if n <= 8 * V::SIZE {
+        // SAFETY: caller guarantee; size class checked.
+        return unsafe { copy_medium::<H, V>(dst, src, n) };
+    }
+    // SAFETY: caller guarantee, `n > 8 * V::SIZE`.
+    unsafe { loop_backward::<V>(dst, src, n) }
+}
+
+/// The forward loop for `n > 8 * V::SIZE`.
+///
+/// # Safety
+/// As for [`copy_forward`], with `n > 8 * V::SIZE`.
+#[inline(always)]
+pub(crate) unsafe fn loop_forward<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+    let w = V::SIZE;
+    debug_assert!(n > 8 * w);
+    // SAFETY: `n > 8w`: every access below is inside both buffers. The head and the
+    // last four vectors are loaded before the loop, so stores that overlap their source
+    // bytes cannot change them; each step loads its four vectors before storing them,
+    // and with `dst <= src` a store never reaches source bytes a later step reads.
+    unsafe {
+        let head = V::load(src);
+        let t0 = V::load(src.add(n - 4 * w));
+        let t1 = V::load(src.add(n - 3 * w));
+        let t2 = V::load(src.add(n - 2 * w));
+        let t3 = V::load(src.add(n - w));
+        // First aligned destination address above `dst` (`head` covers the bytes
+        // below it); `skip` is in `1 ..= w`.
+        let skip = w - (dst.addr() & (w - 1));
+        let mut d = dst.add(skip);
+        let mut s = src.add(skip);
+        let d_end = dst.add(n - 4 * w);
+        while d < d_end {
+            let a = V::load(s);
+            let b = V::load(s.add(w));
+            let c = V::load(s.add(2 * w));
+            let e = V::load(s.add(3 * w));
+            V::store_aligned(d, a);
+            V::store_aligned(d.add(w), b);
+            V::store_aligned(d.add(2 * w), c);
+            V::store_aligned(d.add(3 * w), e);
+            d = d.add(4 * w);
+            s = s.add(4 * w);
+        }
+        V::store(d_end, t0);
+        V::store(d_end.add(w), t1);
+        V::store(d_end.add(2 * w), t2);
+        V::store(d_end.add(3 * w), t3);
+        V::store(dst, head);
+    }
+}
+
+/// The backward loop for `n > 8 * V::SIZE`.
+///
+/// # Safety
+/// As for [`copy_backward`], with `n > 8 * V::SIZE`.
+#[inline(always)]
+pub(crate) unsafe fn loop_backward<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+    let w = V::SIZE;
+    debug_assert!(n > 8 * w);
+    // SAFETY: mirror of `loop_forward`: the tail vector and the first four are loaded
+    // before the loop, each step loads before it stores, and with `dst >= src` a store
+    // never reaches source bytes a later step reads.
+    unsafe {
+        let tail = V::load(src.add(n - w));
+        let h0 = V::load(src);
+        let h1 = V::load(src.add(w));
+        let h2 = V::load(src.add(2 * w));
+        let h3 = V::load(src.add(3 * w));
+        // Offset of the last aligned destination address at or below the end; `tail`
+        // covers the bytes above it.
+        let mut k = n - (dst.add(n).addr() & (w - 1));
+        while k > 4 * w {
+            k -= 4 * w;
+            let d = dst.add(k);
+            let s = src.add(k);
+            let a = V::load(s.add(3 * w));
+            let b = V::load(s.add(2 * w));
+            let c = V::load(s.add(w));
+            let e = V::load(s);
+            V::store_aligned(d.add(3 * w), a);
+            V::store_aligned(d.add(2 * w), b);
+            V::store_aligned(d.add(w), c);
+            V::store_aligned(d, e);
+        }
+        V::store(dst, h0);
+        V::store(dst.add(w), h1);
+        V::store(dst.add(2 * w), h2);
+        V::store(dst.add(3 * w), h3);
+        V::store(dst.add(n - w), tail);
+    }
+}
+
+/// Sets `n` bytes to `byte`.
+///
+/// # Safety
+/// `n` bytes valid at `dst`; `H` (16-byte) and `V` enabled in the caller.
+#[inline(always)]
+pub(crate) unsafe fn set<H: Vector, V: Vector>(dst: *mut u8, byte: u8, n: usize) {
+    let w = V::SIZE;
+    // SAFETY: as in the copies, each branch writes the first and last `k <= n` bytes,
+    // and the loop stays between them.
+    unsafe {
+        if n <= 16 {
+            let p8 = u64::from_ne_bytes([byte; 8]);
+            if n >= 8 {
+                st(dst, p8);
+                st(dst.add(n - 8), p8);
+            } else if n >= 4 {
+                st(dst, p8 as u32);
+                st(dst.add(n - 4), p8 as u32);
+            } else if n >= 2 {
+                st(dst, p8 as u16);
+                st(dst.add(n - 2), p8 as u16);
+            } else if n == 1 {
+                *dst = byte;
+            }
+        } else if n <= 32 {
+            let v = H::splat(byte);
+            H::store(dst, v);
+            H::store(dst.add(n - 16), v);
+        } else if n <= 2 * w {
+            let v = V::splat(byte);
+            V::store(dst, v);
+            V::store(dst.add(n - w), v);
+        } else if n <= 4 * w {
+            let v = V::splat(byte);
+            V::store(dst, v);
+            V::store(dst.add(w), v);
+            V::store(dst.add(n - 2 * w), v);
+            V::store(dst.add(n - w), v);
+        } else {
+            let v = V::splat(byte);
+            V::store(dst, v);
+            let mut d = dst.add(w - (dst.addr() & (w - 1)));
+            let d_end = dst.add(n - 4 * w);
+            while d < d_end {
+                V::store_aligned(d, v);
+                V::store_aligned(d.add(w), v);
+                V::store_aligned(d.add(2 * w), v);
+                V::store_aligned(d.add(3 * w), v);
+                d = d.add(4 * w);
+            }
+            V::store(d_end, v);
+            V::store(d_end.add(w), v);
+            V::store(d_end.add(2 * w), v);
+            V::store(d_end.add(3 * w), v);
+        }
+    }
+}

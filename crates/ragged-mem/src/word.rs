@@ -1,0 +1,714 @@
+//! The portable word strategy: aligned machine words, shift-merged when the source and
+//! destination alignments differ.
+//!
+//! This is the copy for cores where an unaligned word access is slow, trapped and
+//! emulated, or not allowed at all (RISC-V, 32-bit Arm, s390x and anything else not known
+//! to be cheap). It never issues an unaligned access and never touches a byte outside
+//! the two buffers:
+//!
+//! 1. copies shorter than [`SHORT`] go byte by byte;
+//! 2. otherwise the destination is first brought to word alignment with single bytes;
+//! 3. if the source is now word aligned too ("co-aligned"), whole words are copied in
+//!    an unrolled loop;
+//! 4. if not, the source is read as the aligned words that cover it, and each output
+//!    word is merged from two neighbours with a pair of shifts. The first and last
+//!    source words stick out of the buffer, so only their in-buffer bytes are read,
+//!    with narrower aligned loads (4, 2, 1 bytes) — an aligned word straddling the end
+//!    of a buffer is never loaded whole;
+//! 5. the last `< WORD` bytes go byte by byte.
+//!
+//! Backward variants mirror each step from the top end, for `memmove` with the
+//! destination above an overlapping source.
+//!
+//! The direction of the merge shifts depends on byte order, so byte order is a type
+//! parameter ([`ByteOrder`]): [`Little`] and [`Big`] both work on any host, the
+//! non-native one swapping bytes in its loads and stores. That is how the big-endian
+//! merge is tested on a little-endian machine. [`Native`] is the one real code uses.
+//!
+//! The loops are written so that the optimizer cannot recognise them as `memcpy` or
+//! `memset` idioms (they are unrolled by hand, remainders are handled with branches
+//! rather than loops): otherwise this strategy would quietly become a call to the
+//! platform `memcpy`, and, under the `c-symbols` feature, to itself.
+
+use core::mem::size_of;
+
+/// Bytes in a machine word: the unit of every aligned load and store here.
+pub const WORD: usize = size_of::<usize>();
+
+/// Copies shorter than this are done byte by byte: two words, so that after aligning
+/// the destination (at most `WORD - 1` bytes) at least one whole word remains.
+pub const SHORT: usize = 2 * WORD;
+
+/// How the word strategy reads and writes memory, and in which byte order it
+/// interprets the words it reads.
+///
+/// Every memory access of this module goes through these functions, which lets a test
+/// substitute an implementation that checks each address (see the crate's tests).
+/// Loads of `u16`, `u32` and words are always aligned to their size.
+pub trait ByteOrder {
+    /// `true` when the byte at the lowest address is the most significant one.
+    const BIG_ENDIAN: bool;
+
+    /// Loads an aligned word, interpreting its bytes in this byte order.
+    ///
+    /// # Safety
+    /// `p` must be valid for reading a `usize` and aligned to `WORD`.
+    unsafe fn load_word(p: *const usize) -> usize;
+
+    /// Stores `w` as an aligned word, laying its bytes out in this byte order.
+    ///
+    /// # Safety
+    /// `p` must be valid for writing a `usize` and aligned to `WORD`.
+    unsafe fn store_word(p: *mut usize, w: usize);
+
+    /// Loads an aligned `u32` in this byte order.
+    ///
+    /// # Safety
+    /// `p` must be valid for reading 4 bytes and aligned to 4.
+    unsafe fn load_u32(p: *const u32) -> u32;
+
+    /// Loads an aligned `u16` in this byte order.
+    ///
+    /// # Safety
+    /// `p` must be valid for reading 2 bytes and aligned to 2.
+    unsafe fn load_u16(p: *const u16) -> u16;
+
+    /// Loads one byte.
+    ///
+    /// # Safety
+    /// `p` must be valid for reading one byte.
+    unsafe fn load_u8(p: *const u8) -> u8;
+
+    /// Stores one byte.
+    ///
+    /// # Safety
+    /// `p` must be valid for writing one byte.
+    unsafe fn store_u8(p: *mut u8, v: u8);
+}
+
+/// Little-endian words: native on x86-64, aarch64, riscv; byte-swapped elsewhere.
+#[derive(Clone, Copy, Debug)]
+pub struct Little;
+
+/// Big-endian words: native on s390x; byte-swapped on a little-endian host.
+#[derive(Clone, Copy, Debug)]
+pub struct Big;
+
+/// The byte order of the target: the form the library itself uses.
+#[cfg(target_endian = "little")]
+pub type Native = Little;
+/// The byte order of the target: the form the library itself uses.
+#[cfg(target_endian = "big")]
+pub type Native = Big;
+
+impl ByteOrder for Little {
+    const BIG_ENDIAN: bool = false;
+
+    #[inline(always)]
+    unsafe fn load_word(p: *const usize) -> usize {
+        // SAFETY: the caller guarantees `p` is valid and aligned for a usize read.
+        usize::from_le(unsafe { p.read() })
+    }
+    #[inline(always)]
+    unsafe fn store_word(p: *mut usize, w: usize) {
+        // SAFETY: the caller guarantees `p` is valid and aligned for a usize write.
+        unsafe { p.write(w.to_le()) }
+    }
+    #[inline(always)]
+    unsafe fn load_u32(p: *const u32) -> u32 {
+        // SAFETY: the caller guarantees `p` is valid and aligned for a u32 read.
+        u32::from_le(unsafe { p.read() })
+    }
+    #[inline(always)]
+    unsafe fn load_u16(p: *const u16) -> u16 {
+        // SAFETY: the caller guarantees `p` is valid and aligned for a u16 read.
+        u16::from_le(unsafe { p.read() })
+    }
+    #[inline(always)]
+    unsafe fn load_u8(p: *const u8) -> u8 {
+        // SAFETY: the caller guarantees `p` is valid for a one-byte read.
+        unsafe { p.read() }
+    }
+    #[inline(always)]
+    unsafe fn store_u8(p: *mut u8, v: u8) {
+        // SAFETY: the caller guarantees `p` is valid for a one-byte write.
+        unsafe { p.write(v) }
+    }
+}
+
+impl ByteOrder for Big {
+    const BIG_ENDIAN: bool = true;
+
+    #[inline(always)]
+    unsafe fn load_word(p: *const usize) -> usize {
+        // SAFETY: the caller guarantees `p` is valid and aligned for a usize read.
+        usize::from_be(unsafe { p.read() })
+    }
+    #[inline(always)]
+    unsafe fn store_word(p: *mut usize, w: usize) {
+        // SAFETY: the caller guarantees `p` is valid and aligned for a usize write.
+        unsafe { p.write(w.to_be()) }
+    }
+    #[inline(always)]
+    unsafe fn load_u32(p: *const u32) -> u32 {
+        // SAFETY: the caller guarantees `p` is valid and aligned for a u32 read.
+        u32::from_be(unsafe { p.read() })
+    }
+    #[inline(always)]
+    unsafe fn load_u16(p: *const u16) -> u16 {
+        // SAFETY: the caller guarantees `p` is valid and aligned for a u16 read.
+        u16::from_be(unsafe { p.read() })
+    }
+    #[inline(always)]
+    unsafe fn load_u8(p: *const u8) -> u8 {
+        // SAFETY: the caller guarantees `p` is valid for a one-byte read.
+        unsafe { p.read() }
+    }
+    #[inline(always)]
+    unsafe fn store_u8(p: *mut u8, v: u8) {
+        // SAFETY: the caller guarantees `p` is valid for a one-byte write.
+        unsafe { p.write(v) }
+    }
+}
+
+/// Copies `n` bytes from `src` to `dst`, lowest address first.
+///
+/// # Safety
+/// `src` must be valid for reading and `dst` for writing `n` bytes. The regions may
+/// overlap only if `dst <= src` (the bytes still to be read are never overwritten).
+#[inline]
+pub unsafe fn copy_forward<O: ByteOrder>(dst: *mut u8, src: *const u8, n: usize) {
+    if n < SHORT {
+        // SAFETY: forwarded caller guarantee; `n < SHORT <= 16`.
+        unsafe { bytes_forward::<O>(dst, src, n) };
+        return;
+    }
+    let head = dst.addr().wrapping_neg() & (WORD - 1);
+    // SAFETY: `head < WORD < n`, so all of this stays inside both buffers; forward
+    // byte order is overlap-safe because `dst <= src`.
+    unsafe { bytes_forward::<O>(dst, src, head) };
+    // SAFETY: `head < n`: both pointers stay inside their buffers.
+    let (d, s) = unsafe { (dst.add(head), src.add(head)) };
+    let rest = n - head;
+    let words = rest / WORD;
+    let off = s.addr() & (WORD - 1);
+    if off == 0 {
+        // SAFETY: `d` and `s` are word aligned and `words * WORD <= rest` bytes remain
+        // in both buffers.
+        unsafe { aligned_forward::<O>(d.cast(), s.cast(), words) };
+    } else {
+        // SAFETY: `d` is word aligned, `words >= 1` (rest > WORD because n >= 2 * WORD
+        // and head < WORD), `s - off` is the aligned word holding `s`, and
+        // `merge_forward` reads only bytes from `s` to `s + words * WORD`.
+        unsafe { merge_forward::<O>(d.cast(), s.wrapping_sub(off).cast(), off, words) };
+    }
+    let done = words * WORD;
+    // SAFETY: `done + (rest % WORD) == rest`: the tail lies inside both buffers.
+    unsafe { bytes_forward::<O>(d.add(done), s.add(done), rest % WORD) };
+}
+
+/// Copies `n` bytes from `src` to `dst`, highest address first.
+///
+/// # Safety
+/// `src` must be valid for reading and `dst` for writing `n` bytes. The regions may
+/// overlap only if `dst >= src`.
+#[inline]
+pub unsafe fn copy_backward<O: ByteOrder>(dst: *mut u8, src: *const u8, n: usize) {
+    if n < SHORT {
+        // SAFETY: forwarded caller guarantee; `n < SHORT <= 16`.
+        unsafe { bytes_backward::<O>(dst, src, n) };
+        return;
+    }
+    // SAFETY: one-past-the-end pointers of the two buffers.
+    let (dst_end, src_end) = unsafe { (dst.add(n), src.add(n)) };
+    let tail = dst_end.addr() & (WORD - 1);
+    // SAFETY: `tail < WORD < n`, so both pointers stay inside their buffers.
+    let (de, se) = unsafe { (dst_end.sub(tail), src_end.sub(tail)) };
+    // SAFETY: the top `tail` bytes of both buffers; backward order is overlap-safe
+    // because `dst >= src`.
+    unsafe { bytes_backward::<O>(de, se, tail) };
+    let rest = n - tail;
+    let words = rest / WORD;
+    let off = se.addr() & (WORD - 1);
+    if off == 0 {
+        // SAFETY: `de` and `se` are word aligned and `words * WORD <= rest` bytes lie
+        // below them in both buffers.
+        unsafe { aligned_backward::<O>(de.cast(), se.cast(), words) };
+    } else {
+        // SAFETY: `de` is word aligned, `words >= 1`, `se - off` is the aligned word
+        // holding the byte at `se`, and `merge_backward` reads only the bytes from
+        // `se - words * WORD` to `se`.
+        unsafe { merge_backward::<O>(de.cast(), se.wrapping_sub(off).cast(), off, words) };
+    }
+    // SAFETY: the lowest `rest % WORD` bytes of both buffers.
+    unsafe { bytes_backward::<O>(dst, src, rest % WORD) };
+}
+
+/// Copies `n` bytes from `src` to `dst`, which may overlap in any way.
+///
+/// # Safety
+/// `src` must be valid for reading and `dst` for writing `n` bytes.
+#[inline]
+pub unsafe fn memmove<O: ByteOrder>(dst: *mut u8, src: *const u8, n: usize) {
+    if forward_is_safe(dst, src, n) {
+        // SAFETY: caller guarantee; `dst <= src` or the regions are disjoint.
+        unsafe { copy_forward::<O>(dst, src, n) }
+    } else {
+        // SAFETY: caller guarantee; `dst > src` here.
+        unsafe { copy_backward::<O>(dst, src, n) }
+    }
+}
+
+/// `true` when copying lowest address first cannot overwrite a source byte before it
+/// is read: the destination starts below the source, or at or past its end.
+#[inline(always)]
+pub(crate) fn forward_is_safe(dst: *const u8, src: *const u8, n: usize) -> bool {
+    dst.addr().wrapping_sub(src.addr()) >= n
+}
+
+/// Sets `n` bytes at `dst` to `byte`.
+///
+/// # Safety
+/// `dst` must be valid for writing `n` bytes.
+#[inline]
+pub unsafe fn memset<O: ByteOrder>(dst: *mut u8, byte: u8, n: usize) {
+    if n < SHORT {
+        // SAFETY: caller guarantee; `n < SHORT <= 16`.
+        unsafe { set_bytes::<O>(dst, byte, n) };
+        return;
+    }
+    let head = dst.addr().wrapping_neg() & (WORD - 1);
+    // SAFETY: `head < WORD < n`.
+    unsafe { set_bytes::<O>(dst, byte, head) };
+    // SAFETY: `head < n`.
+    let d = unsafe { dst.add(head) };
+    let rest = n - head;
+    let words = rest / WORD;
+    // Every byte of the word is `byte`, so the pattern reads the same in any byte order.
+    let pattern = (usize::MAX / 0xff) * usize::from(byte);
+    let dw = d.cast::<usize>();
+    let mut i = 0;
+    while words - i >= 4 {
+        // SAFETY: words `i .. i + 4` lie inside the buffer; `dw` is word aligned.
+        unsafe {
+            O::store_word(dw.add(i), pattern);
+            O::store_word(dw.add(i + 1), pattern);
+            O::store_word(dw.add(i + 2), pattern);
+            O::store_word(dw.add(i + 3), pattern);
+        }
+        i += 4;
+    }
+    let left = words - i;
+    if left & 2 != 0 {
+        // SAFETY: at least two words remain.
+        unsafe {
+            O::store_word(dw.add(i), pattern);
+            O::store_word(dw.add(i + 1), pattern);
+        }
+        i += 2;
+    }
+    if left & 1 != 0 {
+        // SAFETY: one word remains.
+        unsafe { O::store_word(dw.add(i), pattern) };
+    }
+    // SAFETY: the last `rest % WORD` bytes of the buffer.
+    unsafe { set_bytes::<O>(d.add(words * WORD), byte, rest % WORD) };
+}
+
+/// Word loop for a word-aligned source and destination, lowest address first.
+///
+/// # Safety
+/// Both pointers aligned, `words` words valid at each; overlap only with `dst <= src`.
+#[inline(always)]
+unsafe fn aligned_forward<O: ByteOrder>(dst: *mut usize, src: *const usize, words: usize) {
+    let mut i = 0;
+    while words - i >= 4 {
+        // SAFETY: words `i .. i + 4` are inside both buffers. All four are loaded
+        // before any is stored, so a destination just below the source is fine.
+        unsafe {
+            let a = O::load_word(src.add(i));
+            let b = O::load_word(src.add(i + 1));
+            let c = O::load_word(src.add(i + 2));
+            let e = O::load_word(src.add(i + 3));
+            O::store_word(dst.add(i), a);
+            O::store_word(dst.add(i + 1), b);
+            O::store_word(dst.add(i + 2), c);
+            O::store_word(dst.add(i + 3), e);
+        }
+        i += 4;
+    }
+    let left = words - i;
+    if left & 2 != 0 {
+        // SAFETY: at least two words remain.
+        unsafe {
+            let a = O::load_word(src.add(i));
+            let b = O::load_word(src.add(i + 1));
+            O::store_word(dst.add(i), a);
+            O::store_word(dst.add(i + 1), b);
+        }
+        i += 2;
+    }
+    if left & 1 != 0 {
+        // SAFETY: one word remains.
+        unsafe { O::store_word(dst.add(i), O::load_word(src.add(i))) };
+    }
+}
+
+/// Word loop for word-aligned end pointers, highest address first.
+///
+/// # Safety
+/// Both end pointers aligned, `words` words valid below each; overlap only with
+/// `dst >= src`.
+#[inline(always)]
+unsafe fn aligned_backward<O: ByteOrder>(dst_end: *mut usize, src_end: *const usize, words: usize) {
+    let mut i = 0;
+    while words - i >= 4 {
+        // SAFETY: words `i + 1 ..= i + 4` below the ends are inside both buffers; all
+        // four are loaded before any is stored.
+        unsafe {
+            let a = O::load_word(src_end.sub(i + 1));
+            let b = O::load_word(src_end.sub(i + 2));
+            let c = O::load_word(src_end.sub(i + 3));
+            let e = O::load_word(src_end.sub(i + 4));
+            O::store_word(dst_end.sub(i + 1), a);
+            O::store_word(dst_end.sub(i + 2), b);
+            O::store_word(dst_end.sub(i + 3), c);
+            O::store_word(dst_end.sub(i + 4), e);
+        }
+        i += 4;
+    }
+    let left = words - i;
+    if left & 2 != 0 {
+        // SAFETY: at least two words remain.
+        unsafe {
+            let a = O::load_word(src_end.sub(i + 1));
+            let b = O::load_word(src_end.sub(i + 2));
+            O::store_word(dst_end.sub(i + 1), a);
+            O::store_word(dst_end.sub(i + 2), b);
+        }
+        i += 2;
+    }
+    if left & 1 != 0 {
+        // SAFETY: one word remains.
+        unsafe { O::store_word(dst_end.sub(i + 1), O::load_word(src_end.sub(i + 1))) };
+    }
+}
+
+/// Joins the top `WORD - off` bytes of `lo` (the aligned source word at the lower
+/// address) with the bottom `off` bytes of `hi` (the next one): the word that starts
+/// `off` bytes into `lo`. "Top" and "bottom" are by address, so which way each value
+/// shifts depends on byte order.
+#[inline(always)]
+fn merge<O: ByteOrder>(lo: usize, hi: usize, off: usize) -> usize {
+    debug_assert!(off > 0 && off < WORD);
+    let down = (8 * off) as u32;
+    let up = (8 * (WORD - off)) as u32;
+    if O::BIG_ENDIAN {
+        (lo << down) | (hi >> up)
+    } else {
+        (lo >> down) | (hi << up)
+    }
+}
+
+/// Places a `size`-byte value read at byte `pos` of a word where the whole word's load
+/// would have put it.
+#[inline(always)]
+fn place<O: ByteOrder>(v: usize, pos: usize, size: usize) -> usize {
+    if O::BIG_ENDIAN {
+        v << (8 * (WORD - pos - size))
+    } else {
+        v << (8 * pos)
+    }
+}
+
+/// Reads bytes `off .. WORD` of the aligned word at `word` (the rest are zero), with
+/// aligned loads of increasing width: the bytes below `off` are never touched.
+///
+/// # Safety
+/// Bytes `word + off .. word + WORD` must be readable; `word` aligned; `0 < off < WORD`.
+#[inline(always)]
+unsafe fn partial_high<O: ByteOrder>(word: *const usize, off: usize) -> usize {
+    let base = word.cast::<u8>();
+    let mut w = 0;
+    let mut p = off;
+    if p & 1 != 0 {
+        // SAFETY: `p >= off`: inside the readable part.
+        w |= place::<O>(
+            usize::from(unsafe { O::load_u8(base.wrapping_add(p)) }),
+            p,
+            1,
+        );
+        p += 1;
+    }
+    if WORD > 2 && p & 2 != 0 {
+        // SAFETY: `p` is even, so the u16 at `p` is aligned and lies in `off .. WORD`.
+        let v = unsafe { O::load_u16(base.wrapping_add(p).cast()) };
+        w |= place::<O>(usize::from(v), p, 2);
+        p += 2;
+    }
+    if WORD > 4 && p & 4 != 0 {
+        // SAFETY: `p` is a multiple of 4: an aligned u32 inside `off .. WORD`.
+        let v = unsafe { O::load_u32(base.wrapping_add(p).cast()) };
+        w |= place::<O>(v as usize, p, 4);
+        p += 4;
+    }
+    debug_assert_eq!(p, WORD);
+    w
+}
+
+/// Reads bytes `0 .. len` of the aligned word at `word` (the rest are zero), with
+/// aligned loads of decreasing width: the bytes from `len` on are never touched.
+///
+/// # Safety
+/// Bytes `word .. word + len` must be readable; `word` aligned; `0 < len < WORD`.
+#[inline(always)]
+unsafe fn partial_low<O: ByteOrder>(word: *const usize, len: usize) -> usize {
+    let base = word.cast::<u8>();
+    let mut w = 0;
+    let mut p = 0;
+    if WORD > 4 && len & 4 != 0 {
+        // SAFETY: bytes 0..4 of an aligned word, all below `len`.
+        let v = unsafe { O::load_u32(base.cast()) };
+        w |= place::<O>(v as usize, 0, 4);
+        p = 4;
+    }
+    if WORD > 2 && len & 2 != 0 {
+        // SAFETY: `p` is 0 or 4: an aligned u16 ending at or below `len`.
+        let v = unsafe { O::load_u16(base.wrapping_add(p).cast()) };
+        w |= place::<O>(usize::from(v), p, 2);
+        p += 2;
+    }
+    if len & 1 != 0 {
+        // SAFETY: `p == len - 1`.
+        w |= place::<O>(
+            usize::from(unsafe { O::load_u8(base.wrapping_add(p)) }),
+            p,
+            1,
+        );
+        p += 1;
+    }
+    debug_assert_eq!(p, len);
+    w
+}
+
+/// The shift-merge loop, lowest address first: `words` aligned destination words from
+/// the source that starts `off` bytes into the aligned word `src_word`.
+///
+/// # Safety
+/// `dst` aligned and valid for `words` words; `src_word` aligned; the source bytes
+/// `src_word + off .. src_word + off + words * WORD` readable; `0 < off < WORD`;
+/// `words >= 1`; overlap only with the destination below the source.
+#[inline(always)]
+unsafe fn merge_forward<O: ByteOrder>(
+    dst: *mut usize,
+    src_word: *const usize,
+    off: usize,
+    words: usize,
+) {
+    // Source word `k` is `src_word + k`. Word 0 and word `words` stick out of the
+    // buffer at the bottom and top; words `1 .. words` lie wholly inside it.
+    // SAFETY: bytes `off .. WORD` of word 0 are the first source bytes.
+    let mut prev = unsafe { partial_high::<O>(src_word, off) };
+    let mut i = 0;
+    while i + 4 < words {
+        // SAFETY: source words `i + 1 ..= i + 4` are below word `words`, so whole;
+        // destination words `i .. i + 4` are below `words`. Loading all four first
+        // keeps a destination just below the source correct.
+        unsafe {
+            let a = O::load_word(src_word.wrapping_add(i + 1));
+            let b = O::load_word(src_word.wrapping_add(i + 2));
+            let c = O::load_word(src_word.wrapping_add(i + 3));
+            let e = O::load_word(src_word.wrapping_add(i + 4));
+            O::store_word(dst.add(i), merge::<O>(prev, a, off));
+            O::store_word(dst.add(i + 1), merge::<O>(a, b, off));
+            O::store_word(dst.add(i + 2), merge::<O>(b, c, off));
+            O::store_word(dst.add(i + 3), merge::<O>(c, e, off));
+            prev = e;
+        }
+        i += 4;
+    }
+    while i + 1 < words {
+        // SAFETY: source word `i + 1 < words` is whole; destination word `i` valid.
+        unsafe {
+            let a = O::load_word(src_word.wrapping_add(i + 1));
+            O::store_word(dst.add(i), merge::<O>(prev, a, off));
+            prev = a;
+        }
+        i += 1;
+    }
+    // SAFETY: bytes `0 .. off` of word `words` are the last source bytes this loop
+    // needs (`src_word + off + words * WORD` is the end of what it reads).
+    let last = unsafe { partial_low::<O>(src_word.wrapping_add(words), off) };
+    // SAFETY: destination word `words - 1` is valid.
+    unsafe { O::store_word(dst.add(words - 1), merge::<O>(prev, last, off)) };
+}
+
+/// The shift-merge loop, highest address first: `words` aligned destination words
+/// ending at `dst_end`, from the source that ends `off` bytes into the aligned word
+/// `src_word`.
+///
+/// # Safety
+/// `dst_end` aligned with `words` valid words below it; `src_word` aligned; the source
+/// bytes `src_word + off - words * WORD .. src_word + off` readable; `0 < off < WORD`;
+/// `words >= 1`; overlap only with the destination above the source.
+#[inline(always)]
+unsafe fn merge_backward<O: ByteOrder>(
+    dst_end: *mut usize,
+    src_word: *const usize,
+    off: usize,
+    words: usize,
+) {
+    // Source word `-k` is `src_word - k`; word 0 sticks out at the top and word
+    // `-words` at the bottom; words `-(words - 1) ..= -1` lie wholly inside.
+    // SAFETY: bytes `0 .. off` of word 0 are the last source bytes.
+    let mut next = unsafe { partial_low::<O>(src_word, off) };
+    let mut i = 0;
+    while i + 4 < words {
+        // SAFETY: source words `-(i + 1) ..= -(i + 4)` are above word `-words`, so
+        // whole; destination words likewise valid; loads before stores.
+        unsafe {
+            let a = O::load_word(src_word.wrapping_sub(i + 1));
+            let b = O::load_word(src_word.wrapping_sub(i + 2));
+            let c = O::load_word(src_word.wrapping_sub(i + 3));
+            let e = O::load_word(src_word.wrapping_sub(i + 4));
+            O::store_word(dst_end.sub(i + 1), merge::<O>(a, next, off));
+            O::store_word(dst_end.sub(i + 2), merge::<O>(b, a, off));
+            O::store_word(dst_end.sub(i + 3), merge::<O>(c, b, off));
+            O::store_word(dst_end.sub(i + 4), merge::<O>(e, c, off));
+            next = e;
+        }
+        i += 4;
+    }
+    while i + 1 < words {
+        // SAFETY: source word `-(i + 1)` is above `-words`, so whole.
+        unsafe {
+            let a = O::load_word(src_word.wrapping_sub(i + 1));
+            O::store_word(dst_end.sub(i + 1), merge::<O>(a, next, off));
+            next = a;
+        }
+        i += 1;
+    }
+    // SAFETY: bytes `off .. WORD` of word `-words` are the first source bytes needed.
+    let first = unsafe { partial_high::<O>(src_word.wrapping_sub(words), off) };
+    // SAFETY: destination word `-words` is valid.
+    unsafe { O::store_word(dst_end.sub(words), merge::<O>(first, next, off)) };
+}
+
+/// Copies `K` bytes one at a time, lowest first.
+///
+/// # Safety
+/// `K` bytes valid at each pointer; overlap only with `dst <= src`.
+#[inline(always)]
+unsafe fn bytes_fixed_forward<O: ByteOrder, const K: usize>(dst: *mut u8, src: *const u8) {
+    for j in 0..K {
+        // SAFETY: `j < K`.
+        unsafe { O::store_u8(dst.add(j), O::load_u8(src.add(j))) };
+    }
+}
+
+/// Copies `K` bytes one at a time, highest first.
+///
+/// # Safety
+/// `K` bytes valid at each pointer; overlap only with `dst >= src`.
+#[inline(always)]
+unsafe fn bytes_fixed_backward<O: ByteOrder, const K: usize>(dst: *mut u8, src: *const u8) {
+    for j in (0..K).rev() {
+        // SAFETY: `j < K`.
+        unsafe { O::store_u8(dst.add(j), O::load_u8(src.add(j))) };
+    }
+}
+
+/// Copies `n < 16` bytes byte by byte, lowest first, in straight-line blocks of
+/// 8, 4, 2 and 1 chosen by the bits of `n` (no loop for the optimizer to turn into a
+/// call).
+///
+/// # Safety
+/// `n` bytes valid at each pointer; overlap only with `dst <= src`.
+#[inline(always)]
+unsafe fn bytes_forward<O: ByteOrder>(dst: *mut u8, src: *const u8, n: usize) {
+    debug_assert!(n < 16);
+    let mut i = 0;
+    // SAFETY: all four blocks: `i` plus the block size never exceeds `n`, and the
+    // blocks go up in address order.
+    unsafe {
+        if n & 8 != 0 {
+            bytes_fixed_forward::<O, 8>(dst, src);
+            i = 8;
+        }
+        if n & 4 != 0 {
+            bytes_fixed_forward::<O, 4>(dst.add(i), src.add(i));
+            i += 4;
+        }
+        if n & 2 != 0 {
+            bytes_fixed_forward::<O, 2>(dst.add(i), src.add(i));
+            i += 2;
+        }
+        if n & 1 != 0 {
+            bytes_fixed_forward::<O, 1>(dst.add(i), src.add(i));
+        }
+    }
+}
+
+/// Copies `n < 16` bytes byte by byte, highest first.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; overlap only with `dst >= src`.
+#[inline(always)]
+unsafe fn bytes_backward<O: ByteOrder>(dst: *mut u8, src: *const u8, n: usize) {
+    debug_assert!(n < 16);
+    let mut i = n;
+    // SAFETY: all four blocks: `i` minus the block size never goes below 0, and the
+    // blocks go down in address order.
+    unsafe {
+        if n & 1 != 0 {
+            i -= 1;
+            bytes_fixed_backward::<O, 1>(dst.add(i), src.add(i));
+        }
+        if n & 2 != 0 {
+            i -= 2;
+            bytes_fixed_backward::<O, 2>(dst.add(i), src.add(i));
+        }
+        if n & 4 != 0 {
+            i -= 4;
+            bytes_fixed_backward::<O, 4>(dst.add(i), src.add(i));
+        }
+        if n & 8 != 0 {
+            i -= 8;
+            bytes_fixed_backward::<O, 8>(dst.add(i), src.add(i));
+        }
+    }
+    debug_assert_eq!(i, 0);
+}
+
+/// Sets `n < 16` bytes one at a time.
+///
+/// # Safety
+/// `n` bytes valid at `dst`.
+#[inline(always)]
+unsafe fn set_bytes<O: ByteOrder>(dst: *mut u8, byte: u8, n: usize) {
+    debug_assert!(n < 16);
+    let mut i = 0;
+    // SAFETY: all blocks: `i` plus the block size never exceeds `n`.
+    unsafe {
+        if n & 8 != 0 {
+            for j in 0..8 {
+                O::store_u8(dst.add(j), byte);
+            }
+            i = 8;
+        }
+        if n & 4 != 0 {
+            for j in 0..4 {
+                O::store_u8(dst.add(i + j), byte);
+            }
+            i += 4;
+        }
+        if n & 2 != 0 {
+            O::store_u8(dst.add(i), byte);
+            O::store_u8(dst.add(i + 1), byte);
+            i += 2;
+        }
+        if n & 1 != 0 {
+            O::store_u8(dst.add(i), byte);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! The one runtime check on x86-64: which of AVX2, ERMS and FSRM this CPU has, read
+//! with `cpuid` once and cached in an atomic.
+//!
+//! No `std` is needed (the crate is `no_std`, and under `c-symbols` it may be the
+//! `memcpy` of a binary without an operating-system runtime). Features enabled at
+//! compile time (`-C target-feature=+avx2`, `+ermsb`) count without asking.
+
+use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv};
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// 256-bit integer vectors are usable: the CPU has AVX2 and the OS saves the registers.
+pub(crate) const AVX2: u8 = 1 << 0;
+/// Enhanced `rep movsb`/`rep stosb`: string moves fast for large sizes.
+pub(crate) const ERMS: u8 = 1 << 1;
+/// Fast short `rep movsb`: string moves fast from small sizes on.
+pub(crate) const FSRM: u8 = 1 << 2;
+/// Set once the other bits are valid, so the cache is never zero after the first look.
+const KNOWN: u8 = 1 << 7;
+
+static FEATURES: AtomicU8 = AtomicU8::new(0);
+
+/// The feature bits of this CPU (`AVX2 | ERMS | FSRM` subset). The first call runs
+/// `cpuid`; later calls are one relaxed load. Two threads racing on the first call both
+/// compute the same value, so relaxed ordering is enough.
+#[inline]
+pub(crate) fn features() -> u8 {
+    let cached = FEATURES.load(Ordering::Relaxed);
+    if cached != 0 {
+        return cached;
+    }
+    let fresh = detect() | KNOWN;
+    FEATURES.store(fresh, Ordering::Relaxed);
+    fresh
+}
+
+/// The cached bits without detecting: 0 before the first [`features`] call. For hot
+/// paths that test one bit and fall back to a path that calls [`features`], so the
+/// call to the detector stays out of the hot function.
+#[inline(always)]
+pub(crate) fn cached() -> u8 {
+    FEATURES.load(Ordering::Relaxed)
+}
+
+/// `true` when the cached bits include every bit of `want`.
+#[inline]
+pub(crate) fn has(want: u8) -> bool {
+    features() & want == want
+}
+
+#[cold]
+fn detect() -> u8 {
+    let mut bits = 0;
+    if cfg!(target_feature = "avx2") {
+        bits |= AVX2;
+    }
+    if cfg!(target_feature = "ermsb") {
+        bits |= ERMS;
+    }
+    // `cpuid` exists on every x86-64 CPU; `__cpuid` became a safe function in newer
+    // Rust, so the `unsafe` blocks are only needed by older compilers.
+    #[allow(unused_unsafe)]
+    // SAFETY: `cpuid` is always available on x86-64 and has no memory effects.
+    let max_leaf = unsafe { __cpuid(0) }.eax;
+    if max_leaf < 7 {
+        return bits;
+    }
+    #[allow(unused_unsafe)]
+    // SAFETY: as above; leaf 1 exists because `max_leaf >= 7`.
+    let leaf1 = unsafe { __cpuid(1) };
+    #[allow(unused_unsafe)]
+    // SAFETY: as above; leaf 7 exists because `max_leaf >= 7`.
+    let leaf7 = unsafe { __cpuid_count(7, 0) };
+    if leaf7.ebx & (1 << 9) != 0 {
+        bits |= ERMS;
+    }
+    if leaf7.edx & (1 << 4) != 0 {
+        bits |= FSRM;
+    }
+    let osxsave = leaf1.ecx & (1 << 27) != 0;
+    let avx = leaf1.ecx & (1 << 28) != 0;
+    if leaf7.ebx & (1 << 5) != 0 && avx && osxsave {
+        // SAFETY: OSXSAVE says the OS has enabled `xgetbv`.
+        let xcr0 = unsafe { xgetbv0() };
+        // The OS must save both the SSE (bit 1) and AVX (bit 2) register state.
+        if xcr0 & 0b110 == 0b110 {
+            bits |= AVX2;
+        }
+    }
+    bits
+}
+
+/// Reads XCR0.
+///
+/// # Safety
+/// The CPU must report OSXSAVE (CPUID.1:ECX bit 27).
+#[target_feature(enable = "xsave")]
+unsafe fn xgetbv0() -> u64 {
+    // SAFETY: caller guarantee: `xgetbv` is enabled; XCR0 always exists.
+    unsafe { _xgetbv(0) }
+}

@@ -1,0 +1,335 @@
+//! The x86-64 strategy: overlapping scalar and SSE2 accesses for small and medium
+//! sizes (inlined into the caller up to 64 B, out of line up to 128 B, no runtime
+//! check), overlapping AVX2 accesses up to 256 B, then an AVX2 or SSE2 vector loop
+//! above that, `rep movsb` where the CPU reports ERMS and it measured faster (only
+//! in place of the SSE2 loop), and non-temporal stores for copies far larger than
+//! the last-level cache.
+//!
+//! The thresholds were measured on the machine this crate was developed on (an AMD
+//! EPYC Zen 3: AVX2, ERMS, FSRM, 32 MiB L3) with `examples/thresholds.rs`; they are
+//! machine-specific, and that program is how to re-measure them.
+
+pub(crate) mod cpu;
+mod nontemporal;
+mod rep;
+pub(crate) mod vectors;
+
+use crate::vector::{self, copy_medium, copy_upto16};
+use crate::word::forward_is_safe;
+use vectors::{Avx2, Sse2};
+
+/// Sizes up to this are copied by code inlined into the caller: two to four SSE2 or
+/// scalar accesses, no call and no feature check.
+pub(crate) const INLINE_MAX: usize = 64;
+
+/// Sizes above [`INLINE_MAX`] up to this are copied out of line with eight SSE2
+/// vectors and no feature test: measured at 65 and 128 B, the AVX2 entry (one more
+/// jump, 256-bit accesses, `vzeroupper`) was 10–30% slower.
+pub(crate) const SSE2_MAX: usize = 128;
+
+/// From this size on, a non-overlapping copy on a CPU with ERMS but without AVX2 uses
+/// `rep movsb`. Measured with the SSE2 loop on the Zen 3: `rep movsb` was 1.2–1.8x
+/// faster from 4 KiB to 16 KiB and level beyond. Against the AVX2 loop it was never
+/// faster (level at best, 10% slower with a misaligned source), so with AVX2 it is
+/// not used at all.
+pub(crate) const REP_MOVSB_MIN: usize = 4096;
+
+/// `rep movsb` collapsed to ~2.9 GB/s (17x slower) when the destination's page offset
+/// was 1 to 31 bytes ahead of the source's, and lost ~25% at 48 and 63: within this
+/// distance the vector loop is used instead.
+const REP_MOVSB_BAD_DISTANCE: usize = 64;
+
+/// From this size on, a non-overlapping copy uses non-temporal stores. Measured on the
+/// Zen 3 (32 MiB L3): level with the AVX2 loop at 16 MiB (source and destination
+/// together fill the L3), 1.3–1.5x faster at 24–48 MiB, and faster than `rep movsb`
+/// at 16 MiB to 400 MB.
+pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
+
+/// Copies `n` bytes between disjoint buffers.
+///
+/// # Safety
+/// `src` valid for reading and `dst` for writing `n` bytes; no overlap.
+#[inline(always)]
+pub(crate) unsafe fn memcpy(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: all branches: caller guarantee; each callee's size range is checked.
+    unsafe {
+        if n <= 16 {
+            copy_upto16(dst, src, n);
+        } else if n <= INLINE_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n);
+        } else {
+            memcpy_large(dst, src, n);
+        }
+    }
+}
+
+/// Copies `n` bytes between buffers that may overlap.
+///
+/// # Safety
+/// `src` valid for reading and `dst` for writing `n` bytes.
+#[inline(always)]
+pub(crate) unsafe fn memmove(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: all branches: caller guarantee; the small classes load everything
+    // before storing, so they are overlap-safe.
+    unsafe {
+        if n <= 16 {
+            copy_upto16(dst, src, n);
+        } else if n <= INLINE_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n);
+        } else {
+            memmove_large(dst, src, n);
+        }
+    }
+}
+
+/// Sets `n` bytes to `byte`.
+///
+/// # Safety
+/// `dst` valid for writing `n` bytes.
+#[inline(always)]
+pub(crate) unsafe fn memset(dst: *mut u8, byte: u8, n: usize) {
+    // SAFETY: both branches: caller guarantee.
+    unsafe {
+        if n <= INLINE_MAX {
+            vector::set::<Sse2, Sse2>(dst, byte, n);
+        } else {
+            memset_large(dst, byte, n);
+        }
+    }
+}
+
+/// The out-of-line part of [`memset`].
+///
+/// # Safety
+/// As for [`memset`].
+#[inline(never)]
+unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
+    // SAFETY: all branches: caller guarantee; AVX2 only when the CPU reported it.
+    unsafe {
+        if n <= SSE2_MAX {
+            vector::set::<Sse2, Sse2>(dst, byte, n);
+        } else if cpu::has(cpu::AVX2) {
+            set_avx2(dst, byte, n);
+        } else {
+            set_sse2(dst, byte, n);
+        }
+    }
+}
+
+/// The out-of-line part of [`memcpy`]: one feature test, then a tail call. Kept tiny
+/// (no callee-saved registers to push) so the AVX2 path costs a load, a test and a
+/// jump over glibc's single indirect call.
+///
+/// # Safety
+/// As for [`memcpy`].
+#[inline(never)]
+unsafe fn memcpy_large(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee (disjoint buffers); the AVX2 entry only when the CPU
+    // reported AVX2. Before the first detection the cache reads 0 and the copy takes
+    // `memcpy_other`, which detects.
+    unsafe {
+        if n <= SSE2_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n)
+        } else if cpu::cached() & cpu::AVX2 != 0 {
+            memcpy_avx2(dst, src, n)
+        } else {
+            memcpy_other(dst, src, n)
+        }
+    }
+}
+
+/// Disjoint copy on an AVX2 CPU: the AVX2 loop, or non-temporal stores when large.
+/// (`rep movsb` never beat the AVX2 loop in measurements; see [`REP_MOVSB_MIN`].)
+///
+/// # Safety
+/// As for [`memcpy`]; the CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn memcpy_avx2(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; AVX2 is enabled in this function.
+    unsafe {
+        if n >= NONTEMPORAL_MIN {
+            nontemporal::copy::<Sse2, Avx2>(dst, src, n)
+        } else {
+            vector::copy_forward::<Sse2, Avx2>(dst, src, n)
+        }
+    }
+}
+
+/// Disjoint copy when the cache did not say AVX2: detects if that has not happened
+/// yet (and goes to [`memcpy_avx2`] if the CPU has it), otherwise the SSE2 loop,
+/// `rep movsb` (with ERMS, from [`REP_MOVSB_MIN`], outside the bad distance window),
+/// or non-temporal stores.
+///
+/// # Safety
+/// As for [`memcpy`].
+#[inline(never)]
+unsafe fn memcpy_other(dst: *mut u8, src: *const u8, n: usize) {
+    let features = cpu::features();
+    // SAFETY: caller guarantee (disjoint buffers); AVX2 and `rep movsb` only when the
+    // CPU reported AVX2 and ERMS.
+    unsafe {
+        if features & cpu::AVX2 != 0 {
+            memcpy_avx2(dst, src, n)
+        } else if n >= NONTEMPORAL_MIN {
+            nontemporal::copy::<Sse2, Sse2>(dst, src, n)
+        } else if n >= REP_MOVSB_MIN && features & cpu::ERMS != 0 && rep_distance_ok(dst, src) {
+            rep::copy(dst, src, n)
+        } else {
+            vector::copy_forward::<Sse2, Sse2>(dst, src, n)
+        }
+    }
+}
+
+/// `false` when the destination's offset in its 4 KiB page is just ahead of the
+/// source's, where `rep movsb` collapsed (see [`REP_MOVSB_BAD_DISTANCE`]).
+#[inline(always)]
+fn rep_distance_ok(dst: *const u8, src: *const u8) -> bool {
+    let ahead = dst.addr().wrapping_sub(src.addr()) & 4095;
+    ahead == 0 || ahead >= REP_MOVSB_BAD_DISTANCE
+}
+
+/// The out-of-line part of [`memmove`]: disjoint buffers go to [`memcpy_large`];
+/// overlapping ones to the vector loop in the direction that reads each source byte
+/// before it is overwritten.
+///
+/// # Safety
+/// As for [`memmove`].
+#[inline(never)]
+unsafe fn memmove_large(dst: *mut u8, src: *const u8, n: usize) {
+    if n <= SSE2_MAX {
+        // SAFETY: caller guarantee; the size classes load everything before storing.
+        return unsafe { copy_medium::<Sse2, Sse2>(dst, src, n) };
+    }
+    let avx2 = cpu::has(cpu::AVX2);
+    // SAFETY: all branches: caller guarantee; the direction matches the overlap;
+    // AVX2 functions only when the CPU reported AVX2.
+    unsafe {
+        if disjoint(dst, src, n) {
+            memcpy_large(dst, src, n);
+        } else if forward_is_safe(dst, src, n) {
+            if avx2 {
+                copy_forward_avx2(dst, src, n);
+            } else {
+                copy_forward_sse2(dst, src, n);
+            }
+        } else if avx2 {
+            copy_backward_avx2(dst, src, n);
+        } else {
+            copy_backward_sse2(dst, src, n);
+        }
+    }
+}
+
+/// `true` when the `n`-byte ranges at `a` and `b` share no byte.
+#[inline(always)]
+pub(crate) fn disjoint(a: *const u8, b: *const u8, n: usize) -> bool {
+    a.addr().wrapping_sub(b.addr()) >= n && b.addr().wrapping_sub(a.addr()) >= n
+}
+
+/// The SSE2 vector copy, lowest address first.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; overlap only with `dst <= src`.
+pub(crate) unsafe fn copy_forward_sse2(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; SSE2 is baseline.
+    unsafe { vector::copy_forward::<Sse2, Sse2>(dst, src, n) }
+}
+
+/// The SSE2 vector copy, highest address first.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; overlap only with `dst >= src`.
+pub(crate) unsafe fn copy_backward_sse2(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; SSE2 is baseline.
+    unsafe { vector::copy_backward::<Sse2, Sse2>(dst, src, n) }
+}
+
+/// The SSE2 fill.
+///
+/// # Safety
+/// `n` bytes valid at `dst`.
+pub(crate) unsafe fn set_sse2(dst: *mut u8, byte: u8, n: usize) {
+    // SAFETY: caller guarantee; SSE2 is baseline.
+    unsafe { vector::set::<Sse2, Sse2>(dst, byte, n) }
+}
+
+/// The AVX2 vector copy, lowest address first.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; overlap only with `dst <= src`; the CPU must
+/// support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn copy_forward_avx2(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; AVX2 is enabled in this function.
+    unsafe { vector::copy_forward::<Sse2, Avx2>(dst, src, n) }
+}
+
+/// The AVX2 vector copy, highest address first.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; overlap only with `dst >= src`; the CPU must
+/// support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn copy_backward_avx2(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; AVX2 is enabled in this function.
+    unsafe { vector::copy_backward::<Sse2, Avx2>(dst, src, n) }
+}
+
+/// The AVX2 fill.
+///
+/// # Safety
+/// `n` bytes valid at `dst`; the CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn set_avx2(dst: *mut u8, byte: u8, n: usize) {
+    // SAFETY: caller guarantee; AVX2 is enabled in this function.
+    unsafe { vector::set::<Sse2, Avx2>(dst, byte, n) }
+}
+
+/// `rep movsb` on an aligned destination, for any size.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; overlap only with `dst <= src`.
+pub(crate) unsafe fn copy_rep_movsb(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee.
+    unsafe { rep::copy(dst, src, n) }
+}
+
+/// Non-temporal copy with SSE2 stores.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; no overlap.
+pub(crate) unsafe fn memcpy_nontemporal_sse2(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; SSE2 is baseline.
+    unsafe { nontemporal::copy::<Sse2, Sse2>(dst, src, n) }
+}
+
+/// Non-temporal copy with AVX2 stores.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; no overlap; the CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn memcpy_nontemporal_avx2(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; AVX2 is enabled in this function.
+    unsafe { nontemporal::copy::<Sse2, Avx2>(dst, src, n) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rep_distance_ok;
+
+    #[test]
+    fn rep_movsb_is_avoided_only_just_ahead_of_the_source_page_offset() {
+        let src = 0x10_0000 as *const u8;
+        let at = |k: usize| src.wrapping_add(k);
+        assert!(rep_distance_ok(at(0), src));
+        for ahead in 1..64 {
+            assert!(!rep_distance_ok(at(ahead), src), "{ahead}");
+            assert!(!rep_distance_ok(at(8 * 4096 + ahead), src), "{ahead}");
+        }
+        for ahead in [64, 65, 100, 2048, 4095, 4096, 3 * 4096 + 64] {
+            assert!(rep_distance_ok(at(ahead), src), "{ahead}");
+        }
+        // The destination below the source (in page offset) is fine.
+        assert!(rep_distance_ok(src, at(1)));
+    }
+}

@@ -1,0 +1,103 @@
+//! SSE2 (16-byte) and AVX2 (32-byte) registers as [`Vector`]s, plus their
+//! non-temporal stores.
+//!
+//! SSE2 is part of the x86-64 baseline. The AVX2 methods may only run inside a function
+//! compiled with `#[target_feature(enable = "avx2")]`, after the runtime check.
+
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm_loadu_si128, _mm_set1_epi8, _mm_store_si128, _mm_storeu_si128,
+    _mm_stream_si128, _mm256_loadu_si256, _mm256_set1_epi8, _mm256_store_si256,
+    _mm256_storeu_si256, _mm256_stream_si256,
+};
+
+use crate::vector::Vector;
+
+/// One SSE2 register.
+#[derive(Clone, Copy)]
+pub(crate) struct Sse2(__m128i);
+
+/// One AVX2 register.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx2(__m256i);
+
+/// A [`Vector`] that also has a non-temporal (cache-bypassing) store.
+pub(crate) trait Stream: Vector {
+    /// Stores `v` to `p` without bringing the line into the cache. Weakly ordered:
+    /// the caller must issue `sfence` before the stored bytes may be relied upon.
+    ///
+    /// # Safety
+    /// `p` valid for `SIZE` bytes and aligned to `SIZE`; the instruction set enabled.
+    unsafe fn stream(p: *mut u8, v: Self);
+}
+
+impl Vector for Sse2 {
+    const SIZE: usize = 16;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: caller guarantee (16 readable bytes); SSE2 is baseline.
+        Sse2(unsafe { _mm_loadu_si128(p.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        // SAFETY: caller guarantee (16 writable bytes); SSE2 is baseline.
+        unsafe { _mm_storeu_si128(p.cast(), v.0) }
+    }
+    #[inline(always)]
+    unsafe fn store_aligned(p: *mut u8, v: Self) {
+        debug_assert!(p.addr().is_multiple_of(16));
+        // SAFETY: caller guarantee (16 writable bytes, 16-aligned); SSE2 is baseline.
+        unsafe { _mm_store_si128(p.cast(), v.0) }
+    }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // Safe to call in newer Rust, where SSE2 is statically enabled.
+        #[allow(unused_unsafe)]
+        // SAFETY: SSE2 is baseline on x86-64.
+        Sse2(unsafe { _mm_set1_epi8(b as i8) })
+    }
+}
+
+impl Stream for Sse2 {
+    #[inline(always)]
+    unsafe fn stream(p: *mut u8, v: Self) {
+        debug_assert!(p.addr().is_multiple_of(16));
+        // SAFETY: caller guarantee (16 writable bytes, 16-aligned).
+        unsafe { _mm_stream_si128(p.cast(), v.0) }
+    }
+}
+
+impl Vector for Avx2 {
+    const SIZE: usize = 32;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: caller guarantee (32 readable bytes, AVX2 enabled).
+        Avx2(unsafe { _mm256_loadu_si256(p.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        // SAFETY: caller guarantee (32 writable bytes, AVX2 enabled).
+        unsafe { _mm256_storeu_si256(p.cast(), v.0) }
+    }
+    #[inline(always)]
+    unsafe fn store_aligned(p: *mut u8, v: Self) {
+        debug_assert!(p.addr().is_multiple_of(32));
+        // SAFETY: caller guarantee (32 writable bytes, 32-aligned, AVX2 enabled).
+        unsafe { _mm256_store_si256(p.cast(), v.0) }
+    }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: caller guarantee (AVX2 enabled).
+        Avx2(unsafe { _mm256_set1_epi8(b as i8) })
+    }
+}
+
+impl Stream for Avx2 {
+    #[inline(always)]
+    unsafe fn stream(p: *mut u8, v: Self) {
+        debug_assert!(p.addr().is_multiple_of(32));
+        // SAFETY: caller guarantee (32 writable bytes, 32-aligned, AVX2 enabled).
+        unsafe { _mm256_stream_si256(p.cast(), v.0) }
+    }
+}
