@@ -1,8 +1,10 @@
-//! `ragged`: keystream XOR of stdin, a self-test of every backend, and CPU info.
+//! `ragged`: keystream XOR of stdin, a self-test of every backend, CPU info, and the
+//! side-by-side benchmark against the peers.
 
 mod info;
 mod keys;
 mod selftest;
+mod speed;
 mod xor;
 
 use std::path::PathBuf;
@@ -51,6 +53,9 @@ enum Command {
     Selftest,
     /// Show the CPU features seen, the backend chosen for each primitive, and versions.
     Info,
+    /// Time ragged against its peers in one run, interleaved; MB/s per size and the
+    /// ratio to the best peer.
+    Speed(speed::SpeedArgs),
 }
 
 fn parse_cipher(name: &str) -> Result<CipherKind, String> {
@@ -76,6 +81,7 @@ fn main() -> ExitCode {
             info::run();
             Ok(())
         }
+        Command::Speed(args) => speed::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

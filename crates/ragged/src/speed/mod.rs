@@ -1,0 +1,160 @@
+//! `ragged speed`: every implementation of a primitive timed side by side in one
+//! process, interleaved, over warm buffers; the median MB/s per size and ragged's
+//! ratio to the best peer.
+//!
+//! - `registry.rs` — primitives, cases (size, offset) and the implementation traits
+//! - `chacha.rs`, `openssl.rs` — the ChaCha implementations: ragged and its peers
+//! - `timing.rs` — the interleaved sampler (knows nothing of any primitive)
+//! - `report.rs`, `plot.rs` — tables, JSON and SVG
+//! - `sizes.rs` — the default sizes and the `--sizes` parser
+
+mod chacha;
+#[cfg(feature = "openssl")]
+mod openssl;
+mod plot;
+mod registry;
+mod report;
+mod sizes;
+mod timing;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::builder::PossibleValuesParser;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use registry::{Primitive, Selection};
+use sizes::SizeList;
+use timing::Plan;
+
+/// Rounds by default: each gives every implementation one sample per size.
+const ROUNDS: usize = 21;
+/// Rounds under `--quick`.
+const QUICK_ROUNDS: usize = 5;
+
+/// The `speed` subcommand's arguments.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Sizes: a comma list of byte counts; the suffixes K, M and G (either case) are binary: \
+4K = 4096, 64K = 65536, 400M = 419430400.
+
+Every implementation of a primitive runs in this one process, interleaved: each round \
+times every implementation once per size (the order rotated between rounds), each \
+sample batching enough calls to last a few milliseconds, and the median over the rounds \
+is reported in MB/s (10^6 bytes per second). 'ragged / best peer' is the dispatched \
+ragged backend's rate over the fastest non-ragged implementation's. The default run \
+takes about a minute; these machines are noisy, so compare ratios within one run, never \
+absolute figures across runs.")]
+pub struct SpeedArgs {
+    /// Primitives to measure (default: all).
+    #[arg(value_parser = PossibleValuesParser::new(registry::NAMES))]
+    primitives: Vec<String>,
+    /// Message sizes, e.g. `16,65,1420,4K,64K` [default: 16,64,65,128,192,255,256,
+    /// 512,1024,1420,1500,4096,16384,65536].
+    #[arg(long, value_parser = sizes::parse_list, value_name = "LIST")]
+    sizes: Option<SizeList>,
+    /// Also measure every ragged backend this CPU has, by name (ragged-avx2, …).
+    #[arg(long)]
+    backends: bool,
+    /// Rounds to take the median over [default: 21; 5 with --quick].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    rounds: Option<u32>,
+    /// A few seconds in all (fewer rounds, shorter samples, no default size above
+    /// 1 MiB): a smoke run.
+    #[arg(long)]
+    quick: bool,
+    /// Also write the results as JSON to PATH (`-` for stdout; the tables then go to
+    /// stderr).
+    #[arg(long, value_name = "PATH|-")]
+    json: Option<PathBuf>,
+    /// Also draw MB/s against size as an SVG chart at PATH.
+    #[arg(long, value_name = "PATH.svg")]
+    plot: Option<PathBuf>,
+}
+
+/// Runs the benchmark and writes the report.
+pub fn run(args: SpeedArgs) -> Result<(), String> {
+    let started = Instant::now();
+    let sizes = match &args.sizes {
+        Some(SizeList(list)) => list.clone(),
+        None if args.quick => sizes::DEFAULT
+            .iter()
+            .copied()
+            .filter(|&s| s <= sizes::QUICK_MAX)
+            .collect(),
+        None => sizes::DEFAULT.to_vec(),
+    };
+    let names: Vec<&str> = if args.primitives.is_empty() {
+        registry::NAMES.to_vec()
+    } else {
+        let mut names: Vec<&str> = Vec::new();
+        for name in &args.primitives {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+        names
+    };
+    let selection = Selection {
+        backends: args.backends,
+    };
+    let primitives: Vec<Primitive> = names
+        .iter()
+        .map(|name| {
+            registry::build(name, &sizes, selection)
+                .ok_or_else(|| format!("unknown primitive '{name}'"))
+        })
+        .collect::<Result<_, _>>()?;
+
+    let rounds = args
+        .rounds
+        .map_or(if args.quick { QUICK_ROUNDS } else { ROUNDS }, |r| {
+            r as usize
+        });
+    let ms = Duration::from_millis;
+    let cells = timing::cells(&primitives);
+    let plan = if args.quick {
+        Plan::for_budget(ms(2500), rounds, cells, Duration::from_micros(200), ms(2))
+    } else {
+        Plan::for_budget(ms(50_000), rounds, cells, ms(2), ms(25))
+    };
+
+    let progress = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {percent:>3}% {msg}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    let results = timing::run(&primitives, plan, &progress);
+    progress.finish_and_clear();
+    let results = results?;
+
+    let cpu = crate::info::cpu_name();
+    let mut text = report::tables(&cpu, plan, &results);
+    text.push_str(&format!(
+        "\nmeasured in {:.1} s\n",
+        started.elapsed().as_secs_f64()
+    ));
+    let json_to_stdout = args.json.as_deref() == Some(std::path::Path::new("-"));
+    if json_to_stdout {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    if let Some(path) = &args.json {
+        let doc = report::json(&cpu, &results);
+        if json_to_stdout {
+            std::io::stdout()
+                .write_all(doc.as_bytes())
+                .map_err(|e| format!("cannot write JSON: {e}"))?;
+        } else {
+            std::fs::write(path, doc)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    if let Some(path) = &args.plot {
+        plot::write(path, &cpu, &results)?;
+        eprintln!("chart written to {}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,122 @@
+//! What can be measured: primitives, their cases, and the implementations of each.
+//!
+//! The timing code only sees this module's traits. A new primitive (a copy with source
+//! offsets, an AEAD seal) adds a [`Primitive`] in [`all`] with its own cases and
+//! implementations; the sampler, the report and the plot need no change.
+
+use std::fmt;
+
+/// One point to measure: `size` bytes per call, and an `offset` whose meaning belongs
+/// to the primitive (0 for the ciphers; the misalignment of a copy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Case {
+    /// Bytes processed by one call.
+    pub size: usize,
+    /// Primitive-specific; 0 where it means nothing.
+    pub offset: usize,
+}
+
+/// Whose code an implementation is: ragged's own, or a peer it is compared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The dispatched ragged backend: the one compared against the peers.
+    Ragged,
+    /// A named ragged backend (`--backends`): shown, but neither ragged nor a peer.
+    RaggedBackend,
+    /// Another library.
+    Peer,
+}
+
+/// One way of doing a primitive's work.
+pub trait Implementation {
+    /// The column name, e.g. `ragged`, `ragged-avx2`, `rustcrypto`, `openssl`.
+    fn name(&self) -> String;
+    /// Ours or a peer's.
+    fn role(&self) -> Role;
+    /// Buffers (filled with [`message`]) and whatever else a call needs for `case`.
+    fn prepare(&self, case: Case) -> Box<dyn Runner>;
+}
+
+/// A prepared case of one implementation.
+pub trait Runner {
+    /// Does the work of one call (one message) on the prepared buffers; the result
+    /// must go through [`std::hint::black_box`] so the call cannot be optimised away.
+    fn run(&mut self);
+    /// What the last call produced (the message buffer for the in-place ciphers).
+    /// Every implementation of a case must produce the same bytes from the same
+    /// calls; the sampler checks this once before timing.
+    fn output(&self) -> &[u8];
+}
+
+/// A primitive with the cases to measure and every implementation of it.
+pub struct Primitive {
+    /// The name on the command line and in the JSON, e.g. `chacha20`.
+    pub name: &'static str,
+    /// The points to measure, in the order of the report.
+    pub cases: Vec<Case>,
+    /// Every implementation, ragged's first.
+    pub implementations: Vec<Box<dyn Implementation>>,
+}
+
+impl fmt::Debug for Primitive {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<_> = self.implementations.iter().map(|i| i.name()).collect();
+        f.debug_struct("Primitive")
+            .field("name", &self.name)
+            .field("cases", &self.cases)
+            .field("implementations", &names)
+            .finish()
+    }
+}
+
+/// Which implementations to build.
+#[derive(Clone, Copy, Debug)]
+pub struct Selection {
+    /// Also every ragged backend this CPU has, by name.
+    pub backends: bool,
+}
+
+/// The names of every primitive, in the order they are run.
+pub const NAMES: &[&str] = &["chacha20", "xchacha20"];
+
+/// The primitive called `name` with one case per size, or `None` if unknown.
+pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Primitive> {
+    let cases = sizes.iter().map(|&size| Case { size, offset: 0 }).collect();
+    let implementations = match name {
+        "chacha20" => super::chacha::chacha20(selection),
+        "xchacha20" => super::chacha::xchacha20(selection),
+        _ => return None,
+    };
+    Some(Primitive {
+        name: NAMES.iter().find(|n| **n == name)?,
+        cases,
+        implementations,
+    })
+}
+
+/// The same message bytes for every implementation of a case: a fixed, non-trivial
+/// pattern of `len` bytes.
+pub fn message(len: usize) -> Vec<u8> {
+    let mut x: u32 = 0x9e37_79b9;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        })
+        .collect()
+}
+
+/// The key every cipher implementation uses.
+pub const KEY: [u8; 32] = [
+    0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x8f,
+    0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0x9b, 0x9c, 0x9d, 0x9e, 0x9f,
+];
+
+/// Writes message number `n` into the first bytes of a nonce, so every call uses a
+/// fresh nonce (as real traffic does) and no setup can be hoisted out of the loop.
+pub fn next_nonce(nonce: &mut [u8], n: &mut u64) {
+    *n = n.wrapping_add(1);
+    nonce[..8].copy_from_slice(&n.to_le_bytes());
+}

@@ -1,0 +1,317 @@
+//! The interleaved sampler.
+//!
+//! Every (primitive, case) is a group of cells, one per implementation, each with its
+//! own warm buffers. A calibration pass finds, per cell, how many calls fill one
+//! sample. Then each round visits every group and times every implementation once,
+//! the order of the implementations rotated by one from round to round (A B C, B C A,
+//! C A B, …), so slow drifts of the machine (other load, clock speed) fall on all of
+//! them alike. Each sample starts with one untimed call to bring the cell's buffers
+//! back into cache. The reported figure is the median over the rounds.
+
+use std::time::{Duration, Instant};
+
+use indicatif::ProgressBar;
+
+use super::registry::{Case, Primitive, Role, Runner};
+use super::sizes;
+
+/// How long to measure.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// Rounds; each gives every cell one sample.
+    pub rounds: usize,
+    /// The target length of one sample (calls are batched to fill it).
+    pub sample: Duration,
+}
+
+impl Plan {
+    /// Rounds fixed, and the sample length chosen so that `cells` cells take about
+    /// `budget` in all, within `min ..= max`.
+    pub fn for_budget(
+        budget: Duration,
+        rounds: usize,
+        cells: usize,
+        min: Duration,
+        max: Duration,
+    ) -> Plan {
+        let samples = u32::try_from((rounds * cells).max(1)).unwrap_or(u32::MAX);
+        Plan {
+            rounds,
+            sample: (budget / samples).clamp(min, max),
+        }
+    }
+}
+
+/// The median rate of one implementation at one case.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    /// The primitive's name.
+    pub primitive: &'static str,
+    /// The implementation's name.
+    pub implementation: String,
+    /// Ours or a peer's.
+    pub role: Role,
+    /// What was measured.
+    pub case: Case,
+    /// Median over the rounds, in 10^6 bytes per second.
+    pub mb_per_s: f64,
+}
+
+/// The number of cells (implementation × case) in `primitives`.
+pub fn cells(primitives: &[Primitive]) -> usize {
+    primitives
+        .iter()
+        .map(|p| p.cases.len() * p.implementations.len())
+        .sum()
+}
+
+struct Cell {
+    runner: Box<dyn Runner>,
+    /// Calls per sample.
+    calls: u64,
+    /// Bytes per second, one per round.
+    rates: Vec<f64>,
+}
+
+struct Group {
+    primitive: usize,
+    case: Case,
+    cells: Vec<Cell>,
+}
+
+/// Measures every implementation of every primitive at every case, interleaved;
+/// returns one [`Measurement`] per cell, grouped by primitive and case, in order.
+/// Refuses (before timing anything) if the implementations of a case disagree on the
+/// output of their first call.
+pub fn run(
+    primitives: &[Primitive],
+    plan: Plan,
+    progress: &ProgressBar,
+) -> Result<Vec<Measurement>, String> {
+    progress.set_length(((plan.rounds + 1) * cells(primitives)) as u64);
+    let mut groups = prepare(primitives)?;
+
+    for group in &mut groups {
+        progress.set_message(format!(
+            "calibrating {} {}",
+            primitives[group.primitive].name,
+            sizes::label(group.case.size)
+        ));
+        for cell in &mut group.cells {
+            cell.calls = calibrate(cell.runner.as_mut(), plan.sample);
+            progress.inc(1);
+        }
+    }
+
+    for round in 0..plan.rounds {
+        progress.set_message(format!("round {}/{}", round + 1, plan.rounds));
+        for group in &mut groups {
+            let n = group.cells.len();
+            for k in 0..n {
+                let cell = &mut group.cells[(k + round) % n];
+                let elapsed = sample(cell.runner.as_mut(), cell.calls);
+                let bytes = group.case.size as f64 * cell.calls as f64;
+                cell.rates.push(bytes / elapsed.as_secs_f64().max(1e-9));
+                progress.inc(1);
+            }
+        }
+    }
+
+    let mut out = Vec::new();
+    for group in groups {
+        let primitive = &primitives[group.primitive];
+        for (cell, imp) in group.cells.into_iter().zip(&primitive.implementations) {
+            out.push(Measurement {
+                primitive: primitive.name,
+                implementation: imp.name(),
+                role: imp.role(),
+                case: group.case,
+                mb_per_s: median(cell.rates) / 1e6,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// A cell per implementation and case, each run once and checked against the first.
+fn prepare(primitives: &[Primitive]) -> Result<Vec<Group>, String> {
+    let mut groups = Vec::new();
+    for (index, primitive) in primitives.iter().enumerate() {
+        for &case in &primitive.cases {
+            let mut cells: Vec<Cell> = primitive
+                .implementations
+                .iter()
+                .map(|imp| Cell {
+                    runner: imp.prepare(case),
+                    calls: 1,
+                    rates: Vec::new(),
+                })
+                .collect();
+            for cell in &mut cells {
+                cell.runner.run();
+            }
+            if let Some((first, rest)) = cells.split_first() {
+                for (cell, imp) in rest.iter().zip(&primitive.implementations[1..]) {
+                    if cell.runner.output() != first.runner.output() {
+                        return Err(format!(
+                            "{} at size {} offset {}: {} disagrees with {}; not timing it",
+                            primitive.name,
+                            case.size,
+                            case.offset,
+                            imp.name(),
+                            primitive.implementations[0].name()
+                        ));
+                    }
+                }
+            }
+            groups.push(Group {
+                primitive: index,
+                case,
+                cells,
+            });
+        }
+    }
+    Ok(groups)
+}
+
+/// Calls per sample: doubles a batch until it takes at least an eighth of a sample,
+/// then scales it to a whole sample.
+fn calibrate(runner: &mut dyn Runner, target: Duration) -> u64 {
+    let mut calls: u64 = 1;
+    loop {
+        let elapsed = sample(runner, calls);
+        if elapsed >= target / 8 || calls >= 1 << 40 {
+            let per_call = elapsed.as_secs_f64() / calls as f64;
+            let wanted = target.as_secs_f64() / per_call.max(1e-12);
+            return (wanted.ceil() as u64).clamp(1, 1 << 40);
+        }
+        calls *= 2;
+    }
+}
+
+/// One untimed call to warm the buffers, then `calls` timed calls.
+fn sample(runner: &mut dyn Runner, calls: u64) -> Duration {
+    runner.run();
+    let start = Instant::now();
+    for _ in 0..calls {
+        runner.run();
+    }
+    start.elapsed()
+}
+
+/// The median (the mean of the middle two for an even count); 0 for none.
+fn median(mut values: Vec<f64>) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[mid]
+    } else {
+        (values[mid - 1] + values[mid]) / 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::registry::Implementation;
+    use super::*;
+
+    /// Writes `fill` over a `size`-byte buffer per call.
+    struct Fill(u8);
+    struct FillRunner(Vec<u8>, u8);
+
+    impl Implementation for Fill {
+        fn name(&self) -> String {
+            format!("fill-{}", self.0)
+        }
+        fn role(&self) -> Role {
+            Role::Peer
+        }
+        fn prepare(&self, case: Case) -> Box<dyn Runner> {
+            Box::new(FillRunner(vec![0; case.size], self.0))
+        }
+    }
+
+    impl Runner for FillRunner {
+        fn run(&mut self) {
+            self.0.fill(self.1);
+            std::hint::black_box(&mut self.0);
+        }
+        fn output(&self) -> &[u8] {
+            &self.0
+        }
+    }
+
+    fn primitive(fills: &[u8]) -> Primitive {
+        Primitive {
+            name: "fill",
+            cases: vec![
+                Case {
+                    size: 64,
+                    offset: 0,
+                },
+                Case {
+                    size: 100,
+                    offset: 3,
+                },
+            ],
+            implementations: fills
+                .iter()
+                .map(|&f| Box::new(Fill(f)) as Box<dyn Implementation>)
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn every_cell_is_measured_in_order() {
+        let plan = Plan {
+            rounds: 3,
+            sample: Duration::from_micros(100),
+        };
+        let results = run(&[primitive(&[1, 1])], plan, &ProgressBar::hidden()).unwrap();
+        let got: Vec<_> = results
+            .iter()
+            .map(|m| (m.implementation.as_str(), m.case.size, m.case.offset))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("fill-1", 64, 0),
+                ("fill-1", 64, 0),
+                ("fill-1", 100, 3),
+                ("fill-1", 100, 3)
+            ]
+        );
+        assert!(results.iter().all(|m| m.mb_per_s > 0.0));
+    }
+
+    #[test]
+    fn implementations_that_disagree_are_not_timed() {
+        let plan = Plan {
+            rounds: 3,
+            sample: Duration::from_micros(100),
+        };
+        let err = run(&[primitive(&[1, 2])], plan, &ProgressBar::hidden()).unwrap_err();
+        assert!(err.contains("fill-2 disagrees with fill-1"), "{err}");
+    }
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(vec![]), 0.0);
+    }
+
+    #[test]
+    fn budget_is_split_over_samples_within_bounds() {
+        let ms = Duration::from_millis;
+        let plan = Plan::for_budget(ms(1000), 10, 10, ms(1), ms(20));
+        assert_eq!(plan.sample, ms(10));
+        let plan = Plan::for_budget(ms(1000), 10, 1000, ms(1), ms(20));
+        assert_eq!(plan.sample, ms(1));
+        let plan = Plan::for_budget(ms(1000), 1, 1, ms(1), ms(20));
+        assert_eq!(plan.sample, ms(20));
+    }
+}

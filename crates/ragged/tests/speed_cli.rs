@@ -1,0 +1,105 @@
+//! `ragged speed` end to end: a quick run's JSON has the agreed shape. No timing is
+//! asserted (these machines are shared and noisy).
+
+use std::process::Command;
+
+fn speed(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ragged"))
+        .arg("speed")
+        .args(args)
+        .output()
+        .expect("run ragged speed")
+}
+
+#[test]
+fn quick_json_has_a_result_per_implementation_and_size() {
+    let out = speed(&[
+        "--quick", "--rounds", "3", "--sizes", "16,65,1K", "--json", "-",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // With --json -, stdout holds only the JSON; the tables go to stderr.
+    assert!(stderr.contains("ragged / best peer"), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let top: Vec<_> = doc.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(top, ["cpu", "results"]);
+    assert!(doc["cpu"].is_string());
+
+    let results = doc["results"].as_array().unwrap();
+    for r in results {
+        let mut keys: Vec<_> = r.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        assert_eq!(
+            keys,
+            ["implementation", "mb_per_s", "offset", "primitive", "size"]
+        );
+        assert_eq!(r["offset"], 0);
+        assert!(r["mb_per_s"].as_f64().unwrap() > 0.0, "{r}");
+    }
+    for primitive in ["chacha20", "xchacha20"] {
+        for implementation in ["ragged", "rustcrypto"] {
+            let sizes: Vec<u64> = results
+                .iter()
+                .filter(|r| r["primitive"] == primitive && r["implementation"] == implementation)
+                .map(|r| r["size"].as_u64().unwrap())
+                .collect();
+            assert_eq!(sizes, [16, 65, 1024], "{primitive} {implementation}");
+        }
+    }
+}
+
+#[test]
+fn one_primitive_with_backends_writes_json_and_svg_files() {
+    let dir = std::env::temp_dir().join(format!("ragged-speed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("speed.json");
+    let svg = dir.join("speed.svg");
+    let out = speed(&[
+        "xchacha20",
+        "--backends",
+        "--quick",
+        "--rounds",
+        "1",
+        "--sizes",
+        "64,255",
+        "--json",
+        json.to_str().unwrap(),
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        table.contains("xchacha20") && !table.contains("\nchacha20"),
+        "{table}"
+    );
+    assert!(table.contains("ragged-portable"), "{table}");
+
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let results = doc["results"].as_array().unwrap();
+    assert!(results.iter().all(|r| r["primitive"] == "xchacha20"));
+    assert!(
+        results
+            .iter()
+            .any(|r| r["implementation"] == "ragged-portable")
+    );
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        chart.starts_with("<svg") && chart.contains("ragged-portable"),
+        "{chart:.200}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_sizes_and_primitives_are_refused() {
+    for args in [&["--sizes", "4X"][..], &["--sizes", "0"], &["nosuchcipher"]] {
+        let out = speed(args);
+        assert!(!out.status.success(), "{args:?} accepted");
+        assert!(out.stdout.is_empty());
+    }
+}
