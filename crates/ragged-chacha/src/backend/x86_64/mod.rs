@@ -16,80 +16,49 @@ pub(crate) const SSE2: u8 = 0;
 /// Lane-type level: SSSE3 byte shuffles for the 8- and 16-bit rotations and the tail.
 pub(crate) const SSSE3: u8 = 1;
 
-/// 4-block batches with SSE2 only.
-///
-/// # Safety
-/// `input` readable and `output` writable for `len` bytes, equal or disjoint.
-#[target_feature(enable = "sse2")]
-pub(crate) unsafe fn sse2(
-    state: &State,
-    counter: u64,
-    input: *const u8,
-    output: *mut u8,
-    len: usize,
-) {
-    // SAFETY: SSE2 is enabled for this function; the pointer contract is forwarded.
-    unsafe {
-        generic::xor_keystream_rows::<Xmm<SSE2>, Xmm<SSE2>, Xmm<SSE2>, Xmm<SSE2>>(
-            state, counter, input, output, len,
-        )
-    }
+/// Defines one backend entry point: the generic kernel instantiated with the given
+/// lane types (wide, middle, narrow vertical; row form) under `target_feature`.
+macro_rules! entry_point {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $wide:ty, $mid:ty, $narrow:ty, $rows:ty) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// The CPU has the features named in `target_feature`; `input` is readable and
+        /// `output` writable for `len` bytes, equal or disjoint.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn $name(
+            state: &State,
+            counter: u64,
+            input: *const u8,
+            output: *mut u8,
+            len: usize,
+        ) {
+            // SAFETY: the lane types need only the features enabled for this function;
+            // the pointer contract is forwarded.
+            unsafe {
+                generic::xor_keystream_rows::<$wide, $mid, $narrow, $rows>(
+                    state, counter, input, output, len,
+                )
+            }
+        }
+    };
 }
 
-/// 4-block batches with SSSE3 shuffles.
-///
-/// # Safety
-/// The CPU has SSSE3; `input` readable and `output` writable for `len` bytes, equal or
-/// disjoint.
-#[target_feature(enable = "ssse3")]
-pub(crate) unsafe fn ssse3(
-    state: &State,
-    counter: u64,
-    input: *const u8,
-    output: *mut u8,
-    len: usize,
-) {
-    // SAFETY: SSSE3 is enabled for this function; the pointer contract is forwarded.
-    unsafe {
-        generic::xor_keystream_rows::<Xmm<SSSE3>, Xmm<SSSE3>, Xmm<SSSE3>, Xmm<SSSE3>>(
-            state, counter, input, output, len,
-        )
-    }
-}
-
-/// 8-block AVX2 batches; a remainder of up to 4 blocks runs as one 128-bit batch.
-///
-/// # Safety
-/// The CPU has AVX2; `input` readable and `output` writable for `len` bytes, equal or
-/// disjoint.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn avx2(
-    state: &State,
-    counter: u64,
-    input: *const u8,
-    output: *mut u8,
-    len: usize,
-) {
-    // SAFETY: AVX2 (and so SSSE3) is enabled for this function; the pointer contract
-    // is forwarded.
-    unsafe { generic::xor_keystream_rows::<Ymm, Ymm, Ymm, Ymm>(state, counter, input, output, len) }
-}
-
-/// 16-block AVX-512 batches; a remainder of up to 8 or 4 blocks runs as one 256- or
-/// 128-bit batch with AVX-512VL rotates; partial vectors use AVX-512BW masks.
-///
-/// # Safety
-/// The CPU has AVX-512 F, BW and VL; `input` readable and `output` writable for `len`
-/// bytes, equal or disjoint.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-pub(crate) unsafe fn avx512(
-    state: &State,
-    counter: u64,
-    input: *const u8,
-    output: *mut u8,
-    len: usize,
-) {
-    // SAFETY: AVX-512 F/BW/VL are enabled for this function; the pointer contract is
-    // forwarded.
-    unsafe { generic::xor_keystream_rows::<Zmm, Zmm, Zmm, Zmm>(state, counter, input, output, len) }
-}
+entry_point!(
+    /// 4-block batches with SSE2 only; up to 2 blocks in the row form.
+    sse2, "sse2", Xmm<SSE2>, Xmm<SSE2>, Xmm<SSE2>, Xmm<SSE2>
+);
+entry_point!(
+    /// 4-block batches with SSSE3 byte-shuffle rotations; up to 2 blocks in the row form.
+    ssse3, "ssse3", Xmm<SSSE3>, Xmm<SSSE3>, Xmm<SSSE3>, Xmm<SSSE3>
+);
+entry_point!(
+    /// 8-block AVX2 batches; a remainder of up to 4 blocks in the row form (one or two
+    /// sets of 2 blocks).
+    avx2, "avx2", Ymm, Ymm, Ymm, Ymm
+);
+entry_point!(
+    /// 16-block AVX-512 batches with native rotates; a remainder of up to 8 blocks in
+    /// the row form (one or two sets of 4 blocks); partial vectors with AVX-512BW masks.
+    avx512, "avx512f,avx512bw,avx512vl", Zmm, Zmm, Zmm, Zmm
+);
