@@ -12,7 +12,7 @@ use chacha20::cipher::{Iv, Key, KeyIvInit, StreamCipher};
 use ragged_chacha::variant::{self, Variant};
 use ragged_chacha::{Backend, ChaCha};
 
-use super::registry::{Case, Implementation, KEY, Role, Runner, Selection, message, next_nonce};
+use super::registry::{Buffer, Case, Implementation, KEY, Role, Runner, Selection, next_nonce};
 
 /// The implementations of `chacha20`.
 pub fn chacha20(selection: Selection) -> Vec<Box<dyn Implementation>> {
@@ -78,13 +78,13 @@ where
     fn prepare(&self, case: Case) -> Box<dyn Runner> {
         match self.backend {
             None => Box::new(RaggedRunner::<V> {
-                buf: message(case.size),
+                buf: Buffer::message(case),
                 nonce: V::Nonce::default(),
                 n: 0,
             }),
             Some(backend) => Box::new(RaggedBackendRunner::<V> {
                 backend,
-                buf: message(case.size),
+                buf: Buffer::message(case),
                 nonce: V::Nonce::default(),
                 n: 0,
             }),
@@ -93,7 +93,7 @@ where
 }
 
 struct RaggedRunner<V: Variant> {
-    buf: Vec<u8>,
+    buf: Buffer,
     nonce: V::Nonce,
     n: u64,
 }
@@ -117,7 +117,7 @@ where
 
 struct RaggedBackendRunner<V: Variant> {
     backend: Backend,
-    buf: Vec<u8>,
+    buf: Buffer,
     nonce: V::Nonce,
     n: u64,
 }
@@ -155,7 +155,7 @@ impl<C: KeyIvInit + StreamCipher + 'static> Implementation for RustCrypto<C> {
 
     fn prepare(&self, case: Case) -> Box<dyn Runner> {
         Box::new(RustCryptoRunner::<C> {
-            buf: message(case.size),
+            buf: Buffer::message(case),
             key: Key::<C>::try_from(&KEY[..]).expect("a 32-byte key"),
             iv: Iv::<C>::default(),
             n: 0,
@@ -165,7 +165,7 @@ impl<C: KeyIvInit + StreamCipher + 'static> Implementation for RustCrypto<C> {
 }
 
 struct RustCryptoRunner<C: KeyIvInit> {
-    buf: Vec<u8>,
+    buf: Buffer,
     key: Key<C>,
     iv: Iv<C>,
     n: u64,

@@ -28,10 +28,14 @@ use registry::{Primitive, Selection};
 use sizes::SizeList;
 use timing::Plan;
 
-/// Rounds by default: each gives every implementation one sample per size.
-const ROUNDS: usize = 21;
-/// Rounds under `--quick`.
-const QUICK_ROUNDS: usize = 5;
+/// The default run: ~2 ms samples, as many rounds as fit in about 50 s (at least 15).
+const BUDGET: Duration = Duration::from_secs(50);
+const SAMPLE: Duration = Duration::from_millis(2);
+const MIN_ROUNDS: usize = 15;
+/// `--quick`: ~0.5 ms samples, about 2.5 s (at least 5 rounds).
+const QUICK_BUDGET: Duration = Duration::from_millis(2500);
+const QUICK_SAMPLE: Duration = Duration::from_micros(500);
+const QUICK_MIN_ROUNDS: usize = 5;
 
 /// The `speed` subcommand's arguments.
 #[derive(clap::Args, Debug)]
@@ -41,8 +45,8 @@ Sizes: a comma list of byte counts; the suffixes K, M and G (either case) are bi
 
 Every implementation of a primitive runs in this one process, interleaved: each round \
 times every implementation once per size (the order rotated between rounds), each \
-sample batching enough calls to last a few milliseconds, and the median over the rounds \
-is reported in MB/s (10^6 bytes per second). 'ragged / best peer' is the dispatched \
+sample batching enough calls to last about 2 ms, and the median over the rounds \
+(as many as fit in about 50 s, at least 15) is reported in MB/s (10^6 bytes per second). 'ragged / best peer' is the dispatched \
 ragged backend's rate over the fastest non-ragged implementation's. The default run \
 takes about a minute; these machines are noisy, so compare ratios within one run, never \
 absolute figures across runs.")]
@@ -57,7 +61,8 @@ pub struct SpeedArgs {
     /// Also measure every ragged backend this CPU has, by name (ragged-avx2, …).
     #[arg(long)]
     backends: bool,
-    /// Rounds to take the median over [default: 21; 5 with --quick].
+    /// Rounds to take the median over [default: as many ~2 ms samples as fit in about
+    /// 50 s, at least 15; with --quick ~0.5 ms samples in about 2.5 s, at least 5].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     rounds: Option<u32>,
     /// A few seconds in all (fewer rounds, shorter samples, no default size above
@@ -107,18 +112,17 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
         })
         .collect::<Result<_, _>>()?;
 
-    let rounds = args
-        .rounds
-        .map_or(if args.quick { QUICK_ROUNDS } else { ROUNDS }, |r| {
-            r as usize
-        });
-    let ms = Duration::from_millis;
     let cells = timing::cells(&primitives);
-    let plan = if args.quick {
-        Plan::for_budget(ms(2500), rounds, cells, Duration::from_micros(200), ms(2))
+    let mut plan = if args.quick {
+        Plan::for_budget(QUICK_BUDGET, QUICK_SAMPLE, cells, QUICK_MIN_ROUNDS)
     } else {
-        Plan::for_budget(ms(50_000), rounds, cells, ms(2), ms(25))
+        Plan::for_budget(BUDGET, SAMPLE, cells, MIN_ROUNDS)
     };
+    if let Some(rounds) = args.rounds {
+        plan.rounds = rounds as usize;
+        plan.min_rounds = plan.rounds;
+        plan.deadline = None;
+    }
 
     let progress = ProgressBar::new(0).with_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {percent:>3}% {msg}")
@@ -127,10 +131,11 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
     );
     let results = timing::run(&primitives, plan, &progress);
     progress.finish_and_clear();
-    let results = results?;
+    let run = results?;
+    let results = &run.measurements;
 
     let cpu = crate::info::cpu_name();
-    let mut text = report::tables(&cpu, plan, &results);
+    let mut text = report::tables(&cpu, &run);
     text.push_str(&format!(
         "\nmeasured in {:.1} s\n",
         started.elapsed().as_secs_f64()
@@ -142,7 +147,7 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
         print!("{text}");
     }
     if let Some(path) = &args.json {
-        let doc = report::json(&cpu, &results);
+        let doc = report::json(&cpu, results);
         if json_to_stdout {
             std::io::stdout()
                 .write_all(doc.as_bytes())
@@ -153,7 +158,7 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
         }
     }
     if let Some(path) = &args.plot {
-        plot::write(path, &cpu, &results)?;
+        plot::write(path, &cpu, results)?;
         eprintln!("chart written to {}", path.display());
     }
     Ok(())

@@ -10,7 +10,7 @@ use std::hint::black_box;
 use openssl::cipher::Cipher;
 use openssl::cipher_ctx::CipherCtx;
 
-use super::registry::{Case, Implementation, KEY, Role, Runner, message, next_nonce};
+use super::registry::{Buffer, Case, Implementation, KEY, Role, Runner, next_nonce};
 
 /// `openssl` in the `chacha20` table.
 pub struct ChaCha20;
@@ -30,7 +30,7 @@ impl Implementation for ChaCha20 {
             .expect("OpenSSL ChaCha20 with a 32-byte key");
         Box::new(ChaCha20Runner {
             ctx,
-            buf: message(case.size),
+            buf: Buffer::message(case),
             iv: [0; 16],
             n: 0,
         })
@@ -39,7 +39,7 @@ impl Implementation for ChaCha20 {
 
 struct ChaCha20Runner {
     ctx: CipherCtx,
-    buf: Vec<u8>,
+    buf: Buffer,
     /// OpenSSL's ChaCha20 IV: the 32-bit little-endian block counter (0 here), then
     /// the RFC 8439 12-byte nonce.
     iv: [u8; 16],

@@ -5,6 +5,7 @@
 //! implementations; the sampler, the report and the plot need no change.
 
 use std::fmt;
+use std::ops::{Deref, DerefMut};
 
 /// One point to measure: `size` bytes per call, and an `offset` whose meaning belongs
 /// to the primitive (0 for the ciphers; the misalignment of a copy).
@@ -33,7 +34,7 @@ pub trait Implementation {
     fn name(&self) -> String;
     /// Ours or a peer's.
     fn role(&self) -> Role;
-    /// Buffers (filled with [`message`]) and whatever else a call needs for `case`.
+    /// Buffers (filled by [`Buffer::message`]) and whatever else a call needs for `case`.
     fn prepare(&self, case: Case) -> Box<dyn Runner>;
 }
 
@@ -94,18 +95,50 @@ pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Primit
     })
 }
 
-/// The same message bytes for every implementation of a case: a fixed, non-trivial
-/// pattern of `len` bytes.
-pub fn message(len: usize) -> Vec<u8> {
-    let mut x: u32 = 0x9e37_79b9;
-    (0..len)
-        .map(|_| {
+/// Where a buffer starts: this many bytes past a 64-byte (cache line) boundary, plus
+/// the case's offset, so every implementation sees the same alignment.
+pub const ALIGN: usize = 64;
+
+/// A message buffer: `len` bytes starting `offset` bytes past a 64-byte boundary,
+/// holding the same pattern for every implementation of a case.
+pub struct Buffer {
+    storage: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl Buffer {
+    /// The message of a case: `case.size` pattern bytes at `case.offset` past a
+    /// 64-byte boundary.
+    pub fn message(case: Case) -> Buffer {
+        let mut storage = vec![0u8; case.size + case.offset + ALIGN];
+        let start = storage.as_ptr().align_offset(ALIGN) + case.offset;
+        let mut x: u32 = 0x9e37_79b9;
+        for byte in &mut storage[start..start + case.size] {
             x ^= x << 13;
             x ^= x >> 17;
             x ^= x << 5;
-            x as u8
-        })
-        .collect()
+            *byte = x as u8;
+        }
+        Buffer {
+            storage,
+            start,
+            len: case.size,
+        }
+    }
+}
+
+impl Deref for Buffer {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.storage[self.start..self.start + self.len]
+    }
+}
+
+impl DerefMut for Buffer {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.storage[self.start..self.start + self.len]
+    }
 }
 
 /// The key every cipher implementation uses.
@@ -119,4 +152,31 @@ pub const KEY: [u8; 32] = [
 pub fn next_nonce(nonce: &mut [u8], n: &mut u64) {
     *n = n.wrapping_add(1);
     nonce[..8].copy_from_slice(&n.to_le_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_share_bytes_and_alignment() {
+        for offset in [0, 1, 7, 63] {
+            let case = Case { size: 100, offset };
+            let (a, b) = (Buffer::message(case), Buffer::message(case));
+            assert_eq!(&a[..], &b[..]);
+            assert_eq!(a.len(), 100);
+            assert_eq!(a.as_ptr() as usize % ALIGN, offset);
+        }
+        let short = Buffer::message(Case {
+            size: 10,
+            offset: 0,
+        });
+        assert_eq!(
+            &short[..],
+            &Buffer::message(Case {
+                size: 100,
+                offset: 0
+            })[..10]
+        );
+    }
 }

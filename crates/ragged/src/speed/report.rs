@@ -5,17 +5,19 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::registry::Role;
-use super::timing::{Measurement, Plan};
+use super::timing::{Measurement, Results};
 
 /// One table per primitive: a row per case, a column per implementation (MB/s), and
 /// a last column with ragged's rate over the best peer's.
-pub fn tables(cpu: &str, plan: Plan, results: &[Measurement]) -> String {
+pub fn tables(cpu: &str, run: &Results) -> String {
+    let results = &run.measurements;
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "cpu: {cpu}\nMB/s (10^6 bytes per second), median of {} rounds of ~{:.1} ms samples",
-        plan.rounds,
-        plan.sample.as_secs_f64() * 1e3
+        "cpu: {cpu}\nMB/s (10^6 bytes per second), median of {} rounds \
+         (samples of {:.1} ms on average)",
+        run.rounds,
+        run.mean_sample.as_secs_f64() * 1e3
     );
     for primitive in unique(results.iter().map(|m| m.primitive)) {
         let rows: Vec<&Measurement> = results
@@ -161,11 +163,12 @@ mod tests {
             m("rustcrypto", Role::Peer, 64, 100.0),
             m("openssl", Role::Peer, 64, 200.0),
         ];
-        let plan = Plan {
+        let run = Results {
+            measurements: results.to_vec(),
             rounds: 15,
-            sample: Duration::from_millis(2),
+            mean_sample: Duration::from_millis(2),
         };
-        let text = tables("test cpu", plan, &results);
+        let text = tables("test cpu", &run);
         let row = text
             .lines()
             .find(|l| l.trim_start().starts_with("64 "))

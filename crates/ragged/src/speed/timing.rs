@@ -22,22 +22,26 @@ pub struct Plan {
     pub rounds: usize,
     /// The target length of one sample (calls are batched to fill it).
     pub sample: Duration,
+    /// Stop early, once at least `min_rounds` are done, when the rounds have taken this
+    /// long (samples run long on a busy machine); `None` runs every round.
+    pub deadline: Option<Duration>,
+    /// Rounds always run, deadline or not.
+    pub min_rounds: usize,
 }
 
 impl Plan {
-    /// Rounds fixed, and the sample length chosen so that `cells` cells take about
-    /// `budget` in all, within `min ..= max`.
-    pub fn for_budget(
-        budget: Duration,
-        rounds: usize,
-        cells: usize,
-        min: Duration,
-        max: Duration,
-    ) -> Plan {
-        let samples = u32::try_from((rounds * cells).max(1)).unwrap_or(u32::MAX);
+    /// Samples of `sample`, and as many rounds (at least `min_rounds`) as make `cells`
+    /// cells take about `budget` in all, stopping at `budget` if samples run long. Short samples and many rounds suit a shared
+    /// machine: a sample that another process interrupts is an outlier the median
+    /// drops, where long samples would all be interrupted a little.
+    pub fn for_budget(budget: Duration, sample: Duration, cells: usize, min_rounds: usize) -> Plan {
+        let per_round = sample.as_secs_f64() * cells.max(1) as f64;
+        let fit = (budget.as_secs_f64() / per_round.max(1e-9)) as usize;
         Plan {
-            rounds,
-            sample: (budget / samples).clamp(min, max),
+            rounds: fit.max(min_rounds),
+            sample,
+            deadline: Some(budget),
+            min_rounds,
         }
     }
 }
@@ -55,6 +59,17 @@ pub struct Measurement {
     pub case: Case,
     /// Median over the rounds, in 10^6 bytes per second.
     pub mb_per_s: f64,
+}
+
+/// What [`run`] measured.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// One per implementation and case, grouped by primitive and case, in order.
+    pub measurements: Vec<Measurement>,
+    /// Rounds run (fewer than planned when the deadline came first).
+    pub rounds: usize,
+    /// The mean length of the timed samples.
+    pub mean_sample: Duration,
 }
 
 /// The number of cells (implementation × case) in `primitives`.
@@ -80,14 +95,13 @@ struct Group {
 }
 
 /// Measures every implementation of every primitive at every case, interleaved;
-/// returns one [`Measurement`] per cell, grouped by primitive and case, in order.
 /// Refuses (before timing anything) if the implementations of a case disagree on the
 /// output of their first call.
 pub fn run(
     primitives: &[Primitive],
     plan: Plan,
     progress: &ProgressBar,
-) -> Result<Vec<Measurement>, String> {
+) -> Result<Results, String> {
     progress.set_length(((plan.rounds + 1) * cells(primitives)) as u64);
     let mut groups = prepare(primitives)?;
 
@@ -103,13 +117,31 @@ pub fn run(
         }
     }
 
-    for round in 0..plan.rounds {
-        progress.set_message(format!("round {}/{}", round + 1, plan.rounds));
+    let mut timed = Duration::ZERO;
+    let mut samples: u32 = 0;
+    let mut rounds = 0;
+    let start = Instant::now();
+    while rounds < plan.rounds {
+        if let Some(deadline) = plan.deadline
+            && rounds >= plan.min_rounds
+            && start.elapsed() >= deadline
+        {
+            break;
+        }
+        let round = rounds;
+        rounds += 1;
+        progress.set_message(format!("round {rounds}/{}", plan.rounds));
         for group in &mut groups {
             let n = group.cells.len();
+            // Rotated by one each round, and backwards every other cycle of n rounds,
+            // so no implementation always follows the same one.
+            let backwards = (round / n) % 2 == 1;
             for k in 0..n {
+                let k = if backwards { n - 1 - k } else { k };
                 let cell = &mut group.cells[(k + round) % n];
                 let elapsed = sample(cell.runner.as_mut(), cell.calls);
+                timed += elapsed;
+                samples = samples.saturating_add(1);
                 let bytes = group.case.size as f64 * cell.calls as f64;
                 cell.rates.push(bytes / elapsed.as_secs_f64().max(1e-9));
                 progress.inc(1);
@@ -130,7 +162,11 @@ pub fn run(
             });
         }
     }
-    Ok(out)
+    Ok(Results {
+        measurements: out,
+        rounds,
+        mean_sample: timed / samples.max(1),
+    })
 }
 
 /// A cell per implementation and case, each run once and checked against the first.
@@ -175,13 +211,17 @@ fn prepare(primitives: &[Primitive]) -> Result<Vec<Group>, String> {
 }
 
 /// Calls per sample: doubles a batch until it takes at least an eighth of a sample,
-/// then scales it to a whole sample.
+/// times that batch twice more, and scales the fastest of the three to a whole sample
+/// (the fastest, so a preemption during calibration does not shorten every sample).
 fn calibrate(runner: &mut dyn Runner, target: Duration) -> u64 {
     let mut calls: u64 = 1;
     loop {
         let elapsed = sample(runner, calls);
         if elapsed >= target / 8 || calls >= 1 << 40 {
-            let per_call = elapsed.as_secs_f64() / calls as f64;
+            let best = elapsed
+                .min(sample(runner, calls))
+                .min(sample(runner, calls));
+            let per_call = best.as_secs_f64() / calls as f64;
             let wanted = target.as_secs_f64() / per_call.max(1e-12);
             return (wanted.ceil() as u64).clamp(1, 1 << 40);
         }
@@ -269,8 +309,12 @@ mod tests {
         let plan = Plan {
             rounds: 3,
             sample: Duration::from_micros(100),
+            deadline: None,
+            min_rounds: 3,
         };
-        let results = run(&[primitive(&[1, 1])], plan, &ProgressBar::hidden()).unwrap();
+        let results = run(&[primitive(&[1, 1])], plan, &ProgressBar::hidden())
+            .unwrap()
+            .measurements;
         let got: Vec<_> = results
             .iter()
             .map(|m| (m.implementation.as_str(), m.case.size, m.case.offset))
@@ -292,6 +336,8 @@ mod tests {
         let plan = Plan {
             rounds: 3,
             sample: Duration::from_micros(100),
+            deadline: None,
+            min_rounds: 3,
         };
         let err = run(&[primitive(&[1, 2])], plan, &ProgressBar::hidden()).unwrap_err();
         assert!(err.contains("fill-2 disagrees with fill-1"), "{err}");
@@ -305,13 +351,10 @@ mod tests {
     }
 
     #[test]
-    fn budget_is_split_over_samples_within_bounds() {
+    fn budget_sets_the_rounds_with_a_floor() {
         let ms = Duration::from_millis;
-        let plan = Plan::for_budget(ms(1000), 10, 10, ms(1), ms(20));
-        assert_eq!(plan.sample, ms(10));
-        let plan = Plan::for_budget(ms(1000), 10, 1000, ms(1), ms(20));
-        assert_eq!(plan.sample, ms(1));
-        let plan = Plan::for_budget(ms(1000), 1, 1, ms(1), ms(20));
-        assert_eq!(plan.sample, ms(20));
+        assert_eq!(Plan::for_budget(ms(1000), ms(2), 10, 15).rounds, 50);
+        assert_eq!(Plan::for_budget(ms(1000), ms(2), 1000, 15).rounds, 15);
+        assert_eq!(Plan::for_budget(ms(1000), ms(2), 0, 1).rounds, 500);
     }
 }
