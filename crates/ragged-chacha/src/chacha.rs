@@ -25,6 +25,9 @@ pub struct ChaCha<V: Variant> {
     /// Keystream of block `pos / 64` when `buffered` (only meaningful mid-block).
     buffer: [u8; 64],
     buffered: bool,
+    /// Whether `buffer` has ever held keystream (else it is still all zeros and drop
+    /// need not wipe it: a one-shot message never pays for the wipe).
+    buffer_used: bool,
     variant: PhantomData<V>,
 }
 
@@ -37,6 +40,7 @@ impl<V: Variant> ChaCha<V> {
             pos: 0,
             buffer: [0; 64],
             buffered: false,
+            buffer_used: false,
             variant: PhantomData,
         }
     }
@@ -217,6 +221,7 @@ impl<V: Variant> ChaCha<V> {
                 .xor_keystream(&self.state, counter, ptr, ptr, 64)
         };
         self.buffered = true;
+        self.buffer_used = true;
     }
 }
 
@@ -228,6 +233,7 @@ impl<V: Variant> Clone for ChaCha<V> {
             pos: self.pos,
             buffer: self.buffer,
             buffered: self.buffered,
+            buffer_used: self.buffer_used,
             variant: PhantomData,
         }
     }
@@ -246,7 +252,9 @@ impl<V: Variant> fmt::Debug for ChaCha<V> {
 
 impl<V: Variant> Drop for ChaCha<V> {
     fn drop(&mut self) {
-        self.buffer.zeroize();
+        if self.buffer_used {
+            self.buffer.zeroize();
+        }
     }
 }
 
