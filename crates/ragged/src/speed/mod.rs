@@ -125,7 +125,7 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
     }
 
     let progress = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {percent:>3}% {msg}")
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {percent:>3}% eta {eta} {msg}")
             .expect("a valid template")
             .progress_chars("=> "),
     );
