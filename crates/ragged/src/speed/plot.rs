@@ -70,14 +70,16 @@ where
         .collect();
 
     let mut chart = ChartBuilder::on(area)
-        .caption(format!("{primitive} — {cpu}"), ("sans-serif", 20))
+        .caption(format!("{primitive} — {cpu}"), ("sans-serif", 24))
         .margin(16)
-        .x_label_area_size(44)
-        .y_label_area_size(64)
+        .x_label_area_size(50)
+        .y_label_area_size(72)
         .build_cartesian_2d((min..max).log_scale().with_key_points(ticks), 0.0..top)?;
     chart
         .configure_mesh()
         .light_line_style(BLACK.mix(0.04))
+        .label_style(("sans-serif", 15))
+        .axis_desc_style(("sans-serif", 15))
         .x_desc("message size (bytes, log scale)")
         .y_desc("MB/s (10^6 bytes/s)")
         .x_label_formatter(&|x| sizes::label(x.round() as usize))
@@ -114,6 +116,7 @@ where
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
+        .label_font(("sans-serif", 15))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()?;
