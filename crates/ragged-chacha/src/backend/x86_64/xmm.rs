@@ -75,6 +75,8 @@ impl<const L: u8> Xmm<L> {
 // `Xmm<L>` guarantee those features.
 unsafe impl<const L: u8> Lanes for Xmm<L> {
     const BLOCKS: usize = 4;
+    // Word group by word group (xmm), half by half (ymm), row index by row index (zmm).
+    const STORE_ORDER: [usize; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
@@ -105,12 +107,25 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
         // SAFETY: SSE2.
         Xmm(unsafe { _mm_xor_si128(self.0, other.0) })
     }
+    /// The rotate-by-16 and rotate-by-8 `pshufb` patterns (loaded but unused by SSE2).
+    type Masks = (__m128i, __m128i);
     #[inline(always)]
-    unsafe fn rotl16(self) -> Self {
+    unsafe fn masks() -> Self::Masks {
+        // SAFETY: SSE2; both tables are 16 bytes. `black_box` hides the addresses so
+        // the loaded values are opaque to the optimizer.
+        unsafe {
+            (
+                _mm_loadu_si128(core::hint::black_box(ROT16.as_ptr()).cast()),
+                _mm_loadu_si128(core::hint::black_box(ROT8.as_ptr()).cast()),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn rotl16(self, masks: Self::Masks) -> Self {
         // SAFETY: each arm uses only the features its level guarantees.
         Xmm(unsafe {
             match L {
-                SSSE3 => _mm_shuffle_epi8(self.0, _mm_loadu_si128(ROT16.as_ptr().cast())),
+                SSSE3 => _mm_shuffle_epi8(self.0, masks.0),
                 _ => _mm_shufflehi_epi16::<0b10_11_00_01>(_mm_shufflelo_epi16::<0b10_11_00_01>(
                     self.0,
                 )),
@@ -123,11 +138,11 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
         Xmm(unsafe { rotl_shift!(self.0, 12) })
     }
     #[inline(always)]
-    unsafe fn rotl8(self) -> Self {
+    unsafe fn rotl8(self, masks: Self::Masks) -> Self {
         // SAFETY: each arm uses only the features its level guarantees.
         Xmm(unsafe {
             match L {
-                SSSE3 => _mm_shuffle_epi8(self.0, _mm_loadu_si128(ROT8.as_ptr().cast())),
+                SSSE3 => _mm_shuffle_epi8(self.0, masks.1),
                 _ => rotl_shift!(self.0, 8),
             }
         })

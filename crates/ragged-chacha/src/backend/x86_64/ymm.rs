@@ -35,6 +35,8 @@ macro_rules! rotl_shift {
 // `Ymm` guarantee it.
 unsafe impl Lanes for Ymm {
     const BLOCKS: usize = 8;
+    // Word group by word group (xmm), half by half (ymm), row index by row index (zmm).
+    const STORE_ORDER: [usize; 16] = [0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15];
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
@@ -65,10 +67,23 @@ unsafe impl Lanes for Ymm {
         // SAFETY: AVX2.
         Ymm(unsafe { _mm256_xor_si256(self.0, other.0) })
     }
+    /// The rotate-by-16 and rotate-by-8 `vpshufb` patterns.
+    type Masks = (__m256i, __m256i);
     #[inline(always)]
-    unsafe fn rotl16(self) -> Self {
+    unsafe fn masks() -> Self::Masks {
+        // SAFETY: AVX; both tables are 32 bytes. `black_box` hides the addresses so
+        // the loaded values are opaque to the optimizer.
+        unsafe {
+            (
+                _mm256_loadu_si256(core::hint::black_box(ROT16.as_ptr()).cast()),
+                _mm256_loadu_si256(core::hint::black_box(ROT8.as_ptr()).cast()),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn rotl16(self, masks: Self::Masks) -> Self {
         // SAFETY: AVX2.
-        Ymm(unsafe { _mm256_shuffle_epi8(self.0, _mm256_loadu_si256(ROT16.as_ptr().cast())) })
+        Ymm(unsafe { _mm256_shuffle_epi8(self.0, masks.0) })
     }
     #[inline(always)]
     unsafe fn rotl12(self) -> Self {
@@ -76,9 +91,9 @@ unsafe impl Lanes for Ymm {
         Ymm(unsafe { rotl_shift!(self.0, 12) })
     }
     #[inline(always)]
-    unsafe fn rotl8(self) -> Self {
+    unsafe fn rotl8(self, masks: Self::Masks) -> Self {
         // SAFETY: AVX2.
-        Ymm(unsafe { _mm256_shuffle_epi8(self.0, _mm256_loadu_si256(ROT8.as_ptr().cast())) })
+        Ymm(unsafe { _mm256_shuffle_epi8(self.0, masks.1) })
     }
     #[inline(always)]
     unsafe fn rotl7(self) -> Self {

@@ -12,6 +12,8 @@ pub(crate) struct Zmm(pub(crate) __m512i);
 // SAFETY: methods use AVX-512 F and BW only; callers of `Zmm` guarantee them.
 unsafe impl Lanes for Zmm {
     const BLOCKS: usize = 16;
+    // Word group by word group (xmm), half by half (ymm), row index by row index (zmm).
+    const STORE_ORDER: [usize; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
@@ -42,8 +44,11 @@ unsafe impl Lanes for Zmm {
         // SAFETY: AVX-512F.
         Zmm(unsafe { _mm512_xor_si512(self.0, other.0) })
     }
+    type Masks = ();
     #[inline(always)]
-    unsafe fn rotl16(self) -> Self {
+    unsafe fn masks() {}
+    #[inline(always)]
+    unsafe fn rotl16(self, _: ()) -> Self {
         // SAFETY: AVX-512F.
         Zmm(unsafe { _mm512_rol_epi32::<16>(self.0) })
     }
@@ -53,7 +58,7 @@ unsafe impl Lanes for Zmm {
         Zmm(unsafe { _mm512_rol_epi32::<12>(self.0) })
     }
     #[inline(always)]
-    unsafe fn rotl8(self) -> Self {
+    unsafe fn rotl8(self, _: ()) -> Self {
         // SAFETY: AVX-512F.
         Zmm(unsafe { _mm512_rol_epi32::<8>(self.0) })
     }
