@@ -31,19 +31,12 @@ pub(crate) unsafe trait Lanes: Copy {
     unsafe fn add(self, other: Self) -> Self;
     /// Lane-wise exclusive or.
     unsafe fn xor(self, other: Self) -> Self;
-    /// Constants the rotations need (byte-shuffle masks), loaded once per batch by
-    /// [`Lanes::masks`] as values the compiler cannot see into: a visible constant
-    /// mask lets it merge or split the shuffles, which it does badly (one `vpshufb`
-    /// became two).
-    type Masks: Copy;
-    /// Loads [`Lanes::Masks`].
-    unsafe fn masks() -> Self::Masks;
     /// Lane-wise rotate left by 16 bits.
-    unsafe fn rotl16(self, masks: Self::Masks) -> Self;
+    unsafe fn rotl16(self) -> Self;
     /// Lane-wise rotate left by 12 bits.
     unsafe fn rotl12(self) -> Self;
     /// Lane-wise rotate left by 8 bits.
-    unsafe fn rotl8(self, masks: Self::Masks) -> Self;
+    unsafe fn rotl8(self) -> Self;
     /// Lane-wise rotate left by 7 bits.
     unsafe fn rotl7(self) -> Self;
     /// Turns sixteen word vectors (word `w` of each block) into sixteen vectors of
@@ -92,7 +85,6 @@ pub(crate) unsafe trait Rows: Lanes {
 #[inline(always)]
 unsafe fn quarter_rounds<V: Lanes>(
     x: &mut [V; 16],
-    m: V::Masks,
     a: [usize; 4],
     b: [usize; 4],
     c: [usize; 4],
@@ -104,7 +96,7 @@ unsafe fn quarter_rounds<V: Lanes>(
             x[a[i]] = x[a[i]].add(x[b[i]]);
         }
         for i in 0..4 {
-            x[d[i]] = x[d[i]].xor(x[a[i]]).rotl16(m);
+            x[d[i]] = x[d[i]].xor(x[a[i]]).rotl16();
         }
         for i in 0..4 {
             x[c[i]] = x[c[i]].add(x[d[i]]);
@@ -116,7 +108,7 @@ unsafe fn quarter_rounds<V: Lanes>(
             x[a[i]] = x[a[i]].add(x[b[i]]);
         }
         for i in 0..4 {
-            x[d[i]] = x[d[i]].xor(x[a[i]]).rotl8(m);
+            x[d[i]] = x[d[i]].xor(x[a[i]]).rotl8();
         }
         for i in 0..4 {
             x[c[i]] = x[c[i]].add(x[d[i]]);
@@ -133,14 +125,11 @@ unsafe fn quarter_rounds<V: Lanes>(
 /// The CPU has the features `V` requires.
 #[inline(always)]
 pub(crate) unsafe fn rounds<V: Lanes>(x: &mut [V; 16], double_rounds: u32) {
-    // SAFETY: forwarded from this function's contract.
-    let m = unsafe { V::masks() };
     for _ in 0..double_rounds {
         // SAFETY: forwarded from this function's contract.
         unsafe {
             quarter_rounds(
                 x,
-                m,
                 [0, 1, 2, 3],
                 [4, 5, 6, 7],
                 [8, 9, 10, 11],
@@ -148,7 +137,6 @@ pub(crate) unsafe fn rounds<V: Lanes>(x: &mut [V; 16], double_rounds: u32) {
             );
             quarter_rounds(
                 x,
-                m,
                 [0, 1, 2, 3],
                 [5, 6, 7, 4],
                 [10, 11, 8, 9],
@@ -251,15 +239,15 @@ unsafe fn batch<V: Lanes>(
 /// One ChaCha round on row vectors: the quarter round applied to all four columns (or,
 /// after `diagonalize`, all four diagonals) of every block at once.
 #[inline(always)]
-unsafe fn row_round<R: Rows>(m: R::Masks, a: &mut R, b: &mut R, c: &mut R, d: &mut R) {
+unsafe fn row_round<R: Rows>(a: &mut R, b: &mut R, c: &mut R, d: &mut R) {
     // SAFETY: the caller upholds the `Rows` contract.
     unsafe {
         *a = a.add(*b);
-        *d = d.xor(*a).rotl16(m);
+        *d = d.xor(*a).rotl16();
         *c = c.add(*d);
         *b = b.xor(*c).rotl12();
         *a = a.add(*b);
-        *d = d.xor(*a).rotl8(m);
+        *d = d.xor(*a).rotl8();
         *c = c.add(*d);
         *b = b.xor(*c).rotl7();
     }
@@ -312,22 +300,21 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
         let d1 = R::counter_row(w, counter.wrapping_add(R::ROW_BLOCKS as u64));
         let (mut a, mut b, mut c, mut d) = (a0, b0, c0, d0);
         let (mut e, mut f, mut g, mut h) = (a0, b0, c0, d1);
-        let m = R::masks();
         if SETS == 1 {
             for _ in 0..state.double_rounds {
-                row_round(m, &mut a, &mut b, &mut c, &mut d);
+                row_round(&mut a, &mut b, &mut c, &mut d);
                 diagonalize(&mut a, &mut c, &mut d);
-                row_round(m, &mut a, &mut b, &mut c, &mut d);
+                row_round(&mut a, &mut b, &mut c, &mut d);
                 undiagonalize(&mut a, &mut c, &mut d);
             }
         } else {
             for _ in 0..state.double_rounds {
-                row_round(m, &mut a, &mut b, &mut c, &mut d);
-                row_round(m, &mut e, &mut f, &mut g, &mut h);
+                row_round(&mut a, &mut b, &mut c, &mut d);
+                row_round(&mut e, &mut f, &mut g, &mut h);
                 diagonalize(&mut a, &mut c, &mut d);
                 diagonalize(&mut e, &mut g, &mut h);
-                row_round(m, &mut a, &mut b, &mut c, &mut d);
-                row_round(m, &mut e, &mut f, &mut g, &mut h);
+                row_round(&mut a, &mut b, &mut c, &mut d);
+                row_round(&mut e, &mut f, &mut g, &mut h);
                 undiagonalize(&mut a, &mut c, &mut d);
                 undiagonalize(&mut e, &mut g, &mut h);
             }

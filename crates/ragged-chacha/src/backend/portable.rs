@@ -30,11 +30,8 @@ unsafe impl Lanes for Word {
     unsafe fn xor(self, other: Self) -> Self {
         Word(self.0 ^ other.0)
     }
-    type Masks = ();
     #[inline(always)]
-    unsafe fn masks() {}
-    #[inline(always)]
-    unsafe fn rotl16(self, _: ()) -> Self {
+    unsafe fn rotl16(self) -> Self {
         Word(self.0.rotate_left(16))
     }
     #[inline(always)]
@@ -42,7 +39,7 @@ unsafe impl Lanes for Word {
         Word(self.0.rotate_left(12))
     }
     #[inline(always)]
-    unsafe fn rotl8(self, _: ()) -> Self {
+    unsafe fn rotl8(self) -> Self {
         Word(self.0.rotate_left(8))
     }
     #[inline(always)]

@@ -22,6 +22,18 @@ const SLIDE: [u8; 32] = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 ];
 
+/// Loads a shuffle pattern through an address the optimizer cannot see into, at each
+/// use, so each byte rotation stays one `pshufb` with a memory operand (see the
+/// 256-bit twin in `ymm.rs` for what happens otherwise).
+///
+/// # Safety
+/// The CPU has SSE2.
+#[inline(always)]
+unsafe fn opaque_load(pattern: &[u8; 16]) -> __m128i {
+    // SAFETY: 16 readable bytes; SSE2 per the caller.
+    unsafe { _mm_loadu_si128(core::hint::black_box(pattern.as_ptr()).cast()) }
+}
+
 /// Rotates each 32-bit lane of `v` left by `$n` with two shifts and an or.
 macro_rules! rotl_shift {
     ($v:expr, $n:literal) => {
@@ -107,25 +119,12 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
         // SAFETY: SSE2.
         Xmm(unsafe { _mm_xor_si128(self.0, other.0) })
     }
-    /// The rotate-by-16 and rotate-by-8 `pshufb` patterns (loaded but unused by SSE2).
-    type Masks = (__m128i, __m128i);
     #[inline(always)]
-    unsafe fn masks() -> Self::Masks {
-        // SAFETY: SSE2; both tables are 16 bytes. `black_box` hides the addresses so
-        // the loaded values are opaque to the optimizer.
-        unsafe {
-            (
-                _mm_loadu_si128(core::hint::black_box(ROT16.as_ptr()).cast()),
-                _mm_loadu_si128(core::hint::black_box(ROT8.as_ptr()).cast()),
-            )
-        }
-    }
-    #[inline(always)]
-    unsafe fn rotl16(self, masks: Self::Masks) -> Self {
+    unsafe fn rotl16(self) -> Self {
         // SAFETY: each arm uses only the features its level guarantees.
         Xmm(unsafe {
             match L {
-                SSSE3 => _mm_shuffle_epi8(self.0, masks.0),
+                SSSE3 => _mm_shuffle_epi8(self.0, opaque_load(&ROT16)),
                 _ => _mm_shufflehi_epi16::<0b10_11_00_01>(_mm_shufflelo_epi16::<0b10_11_00_01>(
                     self.0,
                 )),
@@ -138,11 +137,11 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
         Xmm(unsafe { rotl_shift!(self.0, 12) })
     }
     #[inline(always)]
-    unsafe fn rotl8(self, masks: Self::Masks) -> Self {
+    unsafe fn rotl8(self) -> Self {
         // SAFETY: each arm uses only the features its level guarantees.
         Xmm(unsafe {
             match L {
-                SSSE3 => _mm_shuffle_epi8(self.0, masks.1),
+                SSSE3 => _mm_shuffle_epi8(self.0, opaque_load(&ROT8)),
                 _ => rotl_shift!(self.0, 8),
             }
         })

@@ -21,6 +21,20 @@ const ROT8: [u8; 32] = [
     12, 13, 14,
 ];
 
+/// Loads a shuffle pattern through an address the optimizer cannot see into, at each
+/// use. With a visible constant LLVM rewrites the byte rotations (one `vpshufb` became
+/// `vpshuflw` + `vpshufhw`, or two `vpshufb`s around an xor), and with the pattern
+/// hoisted into a register it spills state words instead; a memory operand per use
+/// measured ~8% faster at 16 KiB on Zen 3 (0.84x -> 0.92x of OpenSSL in one run each).
+///
+/// # Safety
+/// The CPU has AVX.
+#[inline(always)]
+unsafe fn opaque_load(pattern: &[u8; 32]) -> __m256i {
+    // SAFETY: 32 readable bytes; AVX per the caller.
+    unsafe { _mm256_loadu_si256(core::hint::black_box(pattern.as_ptr()).cast()) }
+}
+
 /// Rotates each 32-bit lane of `v` left by `$n` with two shifts and an or.
 macro_rules! rotl_shift {
     ($v:expr, $n:literal) => {
@@ -67,23 +81,10 @@ unsafe impl Lanes for Ymm {
         // SAFETY: AVX2.
         Ymm(unsafe { _mm256_xor_si256(self.0, other.0) })
     }
-    /// The rotate-by-16 and rotate-by-8 `vpshufb` patterns.
-    type Masks = (__m256i, __m256i);
     #[inline(always)]
-    unsafe fn masks() -> Self::Masks {
-        // SAFETY: AVX; both tables are 32 bytes. `black_box` hides the addresses so
-        // the loaded values are opaque to the optimizer.
-        unsafe {
-            (
-                _mm256_loadu_si256(core::hint::black_box(ROT16.as_ptr()).cast()),
-                _mm256_loadu_si256(core::hint::black_box(ROT8.as_ptr()).cast()),
-            )
-        }
-    }
-    #[inline(always)]
-    unsafe fn rotl16(self, masks: Self::Masks) -> Self {
+    unsafe fn rotl16(self) -> Self {
         // SAFETY: AVX2.
-        Ymm(unsafe { _mm256_shuffle_epi8(self.0, masks.0) })
+        Ymm(unsafe { _mm256_shuffle_epi8(self.0, opaque_load(&ROT16)) })
     }
     #[inline(always)]
     unsafe fn rotl12(self) -> Self {
@@ -91,9 +92,9 @@ unsafe impl Lanes for Ymm {
         Ymm(unsafe { rotl_shift!(self.0, 12) })
     }
     #[inline(always)]
-    unsafe fn rotl8(self, masks: Self::Masks) -> Self {
+    unsafe fn rotl8(self) -> Self {
         // SAFETY: AVX2.
-        Ymm(unsafe { _mm256_shuffle_epi8(self.0, masks.1) })
+        Ymm(unsafe { _mm256_shuffle_epi8(self.0, opaque_load(&ROT8)) })
     }
     #[inline(always)]
     unsafe fn rotl7(self) -> Self {

@@ -44,11 +44,8 @@ unsafe impl Lanes for Zmm {
         // SAFETY: AVX-512F.
         Zmm(unsafe { _mm512_xor_si512(self.0, other.0) })
     }
-    type Masks = ();
     #[inline(always)]
-    unsafe fn masks() {}
-    #[inline(always)]
-    unsafe fn rotl16(self, _: ()) -> Self {
+    unsafe fn rotl16(self) -> Self {
         // SAFETY: AVX-512F.
         Zmm(unsafe { _mm512_rol_epi32::<16>(self.0) })
     }
@@ -58,7 +55,7 @@ unsafe impl Lanes for Zmm {
         Zmm(unsafe { _mm512_rol_epi32::<12>(self.0) })
     }
     #[inline(always)]
-    unsafe fn rotl8(self, _: ()) -> Self {
+    unsafe fn rotl8(self) -> Self {
         // SAFETY: AVX-512F.
         Zmm(unsafe { _mm512_rol_epi32::<8>(self.0) })
     }
