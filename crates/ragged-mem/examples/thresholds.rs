@@ -146,10 +146,10 @@ fn main() {
     }
     match mode.as_str() {
         "word" => {
-            let imps: Vec<Imp> = [Kernel::WordLittle, Kernel::Auto]
+            let imps: Vec<Imp> = [Kernel::WordLittle, Kernel::WordBig]
                 .into_iter()
                 .filter_map(kernel)
-                .chain([glibc()])
+                .chain([ragged(), glibc()])
                 .collect();
             table(
                 &imps,
