@@ -59,7 +59,7 @@ fn glibc() -> Imp {
 
 /// Median MB/s of each implementation copying `n` bytes from `src_off` to `dst_off`
 /// (offsets from 4096-aligned buffers).
-fn run(imps: &[Imp], n: usize, src_off: usize, dst_off: usize, samples: usize) -> Vec<f64> {
+fn run(imps: &[&Imp], n: usize, src_off: usize, dst_off: usize, samples: usize) -> Vec<f64> {
     let mut src = vec![0u8; n + 8192];
     let mut dst = vec![0u8; n + 8192];
     for (i, b) in src.iter_mut().enumerate() {
@@ -77,9 +77,12 @@ fn run(imps: &[Imp], n: usize, src_off: usize, dst_off: usize, samples: usize) -
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); imps.len()];
     for round in 0..=samples {
         for (i, imp) in imps.iter().enumerate() {
-            // One untimed copy first: the previous implementation may have left the
-            // destination out of the cache (non-temporal stores evict it).
-            (imp.copy)(black_box(d), black_box(s), black_box(n));
+            // Untimed copies first: the previous implementation may have left the
+            // destination out of the cache (non-temporal stores evict it); one copy
+            // was not enough to recover at 8–12 MiB.
+            for _ in 0..reps.min(4) {
+                (imp.copy)(black_box(d), black_box(s), black_box(n));
+            }
             let start = Instant::now();
             for _ in 0..reps {
                 (imp.copy)(black_box(d), black_box(s), black_box(n));
@@ -105,6 +108,13 @@ fn run(imps: &[Imp], n: usize, src_off: usize, dst_off: usize, samples: usize) -
 }
 
 fn table(imps: &[Imp], sizes: &[usize], offsets: &[(usize, usize)], samples: usize) {
+    // `SKIP=name,name` leaves implementations out of any mode.
+    let skip = std::env::var("SKIP").unwrap_or_default();
+    let kept: Vec<&Imp> = imps
+        .iter()
+        .filter(|i| !skip.split(',').any(|s| s == i.name))
+        .collect();
+    let imps = &kept[..];
     // `OFFSETS=src/dst,src/dst,…` overrides the offset pairs of any mode.
     let custom: Option<Vec<(usize, usize)>> = std::env::var("OFFSETS").ok().map(|v| {
         v.split(',')
@@ -273,16 +283,14 @@ fn main() {
             );
         }
         _ => {
-            let imps: Vec<Imp> = [
-                Kernel::Avx2,
-                Kernel::RepMovsb,
-                Kernel::NonTemporalAvx2,
-                Kernel::Auto,
-            ]
-            .into_iter()
-            .filter_map(kernel)
-            .chain([glibc()])
-            .collect();
+            // The non-temporal kernel runs last: its stores leave the destination out
+            // of the cache, which slowed whichever implementation came next.
+            let imps: Vec<Imp> = [Kernel::Auto, Kernel::Avx2, Kernel::RepMovsb]
+                .into_iter()
+                .filter_map(kernel)
+                .chain([glibc()])
+                .chain(kernel(Kernel::NonTemporalAvx2))
+                .collect();
             let sizes: Vec<usize> = match std::env::args().nth(2) {
                 Some(list) => list
                     .split(',')

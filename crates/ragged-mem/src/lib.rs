@@ -40,7 +40,10 @@ mod c_symbols;
 mod error;
 #[doc(hidden)]
 pub mod strategy;
-#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_feature = "neon")))]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 mod vector;
 #[doc(hidden)]
 pub mod word;
