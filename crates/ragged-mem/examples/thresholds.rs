@@ -182,6 +182,7 @@ fn main() {
             let offsets: Vec<(usize, usize)> = ks.iter().map(|&k| (0, k)).collect();
             table(&imps, &[65536, 1 << 20], &offsets, 5);
         }
+        #[cfg(target_arch = "x86_64")]
         "nt" => {
             // Variants of the non-temporal loop, against `rep movsb` and the library.
             let imps: Vec<Imp> = [Kernel::RepMovsb, Kernel::NonTemporalAvx2]
@@ -326,6 +327,7 @@ fn main() {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 fn nt_variant(name: &'static str, f: unsafe fn(*mut u8, *const u8, usize)) -> Imp {
     assert!(std::is_x86_feature_detected!("avx2"));
     Imp {
@@ -338,6 +340,7 @@ fn nt_variant(name: &'static str, f: unsafe fn(*mut u8, *const u8, usize)) -> Im
 }
 
 /// Experimental non-temporal loops (AVX2), to compare shapes before choosing one.
+#[cfg(target_arch = "x86_64")]
 mod nt {
     use std::arch::x86_64::*;
 

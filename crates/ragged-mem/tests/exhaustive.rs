@@ -112,15 +112,20 @@ fn large(kernel: Kernel) {
     if !kernel.is_available() {
         return;
     }
-    let mut sizes = vec![
+    #[cfg(target_arch = "x86_64")]
+    let thresholds = {
+        let t = ragged_mem::strategy::REP_MOVSB_MIN;
+        [t - 1, t, t + 1]
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let thresholds: [usize; 0] = [];
+    let sizes: Vec<usize> = [
         511, 512, 513, 1420, 1500, 4095, 4096, 4097, 16383, 16384, 16385, 65535, 65536, 65537,
         100_003,
-    ];
-    #[cfg(target_arch = "x86_64")]
-    {
-        let t = ragged_mem::strategy::REP_MOVSB_MIN;
-        sizes.extend([t - 1, t, t + 1]);
-    }
+    ]
+    .into_iter()
+    .chain(thresholds)
+    .collect();
     let max = *sizes.iter().max().unwrap();
     let mut bench = CopyBench::new(max);
     // SAFETY: the bench passes disjoint in-bounds regions.
