@@ -125,6 +125,11 @@ fn table(imps: &[Imp], sizes: &[usize], offsets: &[(usize, usize)], samples: usi
             .collect()
     });
     let offsets = custom.as_deref().unwrap_or(offsets);
+    // `SIZES=n,n,…` overrides the sizes of any mode.
+    let custom: Option<Vec<usize>> = std::env::var("SIZES")
+        .ok()
+        .map(|v| v.split(',').map(|n| n.parse().expect("size")).collect());
+    let sizes = custom.as_deref().unwrap_or(sizes);
     print!("{:>12} {:>7}", "bytes", "src/dst");
     for imp in imps {
         print!(" {:>10}", imp.name);

@@ -117,9 +117,9 @@ unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
     }
 }
 
-/// The out-of-line part of [`memcpy`]: one feature test, then a tail call. Kept tiny
-/// (no callee-saved registers to push) so the AVX2 path costs a load, a test and a
-/// jump over glibc's single indirect call.
+/// The out-of-line part of [`memcpy`]: up to [`SSE2_MAX`] the copy itself, above it
+/// one feature test and a tail call. Kept tiny (no callee-saved registers to push), so
+/// the AVX2 path costs a load, a test and a jump more than glibc's one indirect call.
 ///
 /// # Safety
 /// As for [`memcpy`].
