@@ -149,7 +149,7 @@ fn table(imps: &[Imp], sizes: &[usize], offsets: &[(usize, usize)], samples: usi
 
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_default();
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         let f = ragged_mem::strategy::x86_64_features();
         println!("cpu: avx2 {} erms {} fsrm {}", f.avx2, f.erms, f.fsrm);
@@ -187,7 +187,7 @@ fn main() {
             let offsets: Vec<(usize, usize)> = ks.iter().map(|&k| (0, k)).collect();
             table(&imps, &[65536, 1 << 20], &offsets, 5);
         }
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         "nt" => {
             // Variants of the non-temporal loop, against `rep movsb` and the library.
             let imps: Vec<Imp> = [Kernel::RepMovsb, Kernel::NonTemporalAvx2]
@@ -332,7 +332,7 @@ fn main() {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 fn nt_variant(name: &'static str, f: unsafe fn(*mut u8, *const u8, usize)) -> Imp {
     assert!(std::is_x86_feature_detected!("avx2"));
     Imp {
@@ -345,7 +345,7 @@ fn nt_variant(name: &'static str, f: unsafe fn(*mut u8, *const u8, usize)) -> Im
 }
 
 /// Experimental non-temporal loops (AVX2), to compare shapes before choosing one.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod nt {
     use std::arch::x86_64::*;
 

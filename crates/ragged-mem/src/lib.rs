@@ -42,13 +42,13 @@ mod error;
 #[doc(hidden)]
 pub mod strategy;
 #[cfg(any(
-    target_arch = "x86_64",
+    all(target_arch = "x86_64", target_feature = "sse2"),
     all(target_arch = "aarch64", target_feature = "neon")
 ))]
 mod vector;
 #[doc(hidden)]
 pub mod word;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod x86_64;
 
 use core::ops::{Bound, RangeBounds};

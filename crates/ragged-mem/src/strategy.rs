@@ -1,11 +1,14 @@
 //! Which strategy runs where: the one place that chooses.
 //!
-//! - x86-64: the `x86_64` strategy (vectors, `rep movsb`, non-temporal stores), with
-//!   one cached runtime check for AVX2 and ERMS;
+//! - x86-64 with SSE2 (every x86-64 target but the soft-float kernel ones, such as
+//!   `x86_64-unknown-none`, where vector registers must not be touched): the `x86_64`
+//!   strategy (vectors, `rep movsb`, non-temporal stores), with one cached runtime
+//!   check for AVX2 and ERMS;
 //! - aarch64 with NEON: the `aarch64` strategy (16-byte vectors);
-//! - every other target (riscv, arm32, s390x, …): the portable word strategy in the
-//!   target's own byte order, because there an unaligned word access is slow, trapped
-//!   or not allowed.
+//! - every other target (riscv, arm32, s390x, soft-float x86-64, …): the portable
+//!   word strategy in the target's own byte order, because there an unaligned word
+//!   access is slow, trapped or not allowed (or, for soft-float targets, the vector
+//!   registers are off limits).
 //!
 //! [`Kernel`] names every strategy (and each x86-64 tier) individually, so tests and
 //! measurements can run one of them on purpose rather than the one chosen here.
@@ -14,17 +17,17 @@ use crate::word::{self, Big, Little};
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 pub(crate) use crate::aarch64::{memcpy, memmove, memset};
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub(crate) use crate::x86_64::{memcpy, memmove, memset};
 #[cfg(not(any(
-    target_arch = "x86_64",
+    all(target_arch = "x86_64", target_feature = "sse2"),
     all(target_arch = "aarch64", target_feature = "neon")
 )))]
 pub(crate) use portable::{memcpy, memmove, memset};
 
 /// The word strategy as the default for targets without a vector strategy.
 #[cfg(not(any(
-    target_arch = "x86_64",
+    all(target_arch = "x86_64", target_feature = "sse2"),
     all(target_arch = "aarch64", target_feature = "neon")
 )))]
 mod portable {
@@ -57,15 +60,15 @@ mod portable {
 
 /// x86-64: the size from which a non-overlapping copy uses `rep movsb` (on CPUs with
 /// ERMS but without AVX2).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub const REP_MOVSB_MIN: usize = crate::x86_64::REP_MOVSB_MIN;
 
 /// x86-64: the size from which a non-overlapping copy uses non-temporal stores.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub const NONTEMPORAL_MIN: usize = crate::x86_64::NONTEMPORAL_MIN;
 
 /// What the one runtime check found on this x86-64 CPU.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct X86Features {
     /// AVX2 usable (CPU support and OS-saved registers).
@@ -77,7 +80,7 @@ pub struct X86Features {
 }
 
 /// The cached result of the runtime CPU check.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub fn x86_64_features() -> X86Features {
     use crate::x86_64::cpu;
     let f = cpu::features();
@@ -149,14 +152,14 @@ impl Kernel {
     pub fn is_available(self) -> bool {
         match self {
             Kernel::Auto | Kernel::WordLittle | Kernel::WordBig => true,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Sse2 | Kernel::NonTemporalSse2 => true,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Avx2 | Kernel::NonTemporalAvx2 => {
                 crate::x86_64::cpu::has(crate::x86_64::cpu::AVX2)
             }
             // `rep movsb` works on every x86-64 CPU; ERMS only makes it fast.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::RepMovsb => true,
             #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
             Kernel::Neon => true,
@@ -185,15 +188,15 @@ impl Kernel {
                 Kernel::Auto => memcpy(dst, src, n),
                 Kernel::WordLittle => word::copy_forward::<Little>(dst, src, n),
                 Kernel::WordBig => word::copy_forward::<Big>(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Sse2 => crate::x86_64::copy_forward_sse2(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx2 => crate::x86_64::copy_forward_avx2(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::RepMovsb => crate::x86_64::copy_rep_movsb(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalSse2 => crate::x86_64::memcpy_nontemporal_sse2(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalAvx2 => crate::x86_64::memcpy_nontemporal_avx2(dst, src, n),
                 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
                 Kernel::Neon => crate::aarch64::memcpy(dst, src, n),
@@ -218,9 +221,9 @@ impl Kernel {
             "kernel {} is not available here",
             self.name()
         );
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         let upward = word::forward_is_safe(dst, src, n);
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         let disjoint = crate::x86_64::disjoint(dst, src, n);
         // SAFETY: all arms: caller guarantee; each kernel is used only in the overlap
         // case it supports (upward copies only when `forward_is_safe`, non-temporal
@@ -230,17 +233,17 @@ impl Kernel {
                 Kernel::Auto => memmove(dst, src, n),
                 Kernel::WordLittle => word::memmove::<Little>(dst, src, n),
                 Kernel::WordBig => word::memmove::<Big>(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalSse2 if disjoint => {
                     crate::x86_64::memcpy_nontemporal_sse2(dst, src, n)
                 }
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalAvx2 if disjoint => {
                     crate::x86_64::memcpy_nontemporal_avx2(dst, src, n)
                 }
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::RepMovsb if upward => crate::x86_64::copy_rep_movsb(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx2 | Kernel::NonTemporalAvx2 => {
                     if upward {
                         crate::x86_64::copy_forward_avx2(dst, src, n)
@@ -248,7 +251,7 @@ impl Kernel {
                         crate::x86_64::copy_backward_avx2(dst, src, n)
                     }
                 }
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Sse2 | Kernel::NonTemporalSse2 | Kernel::RepMovsb => {
                     if upward {
                         crate::x86_64::copy_forward_sse2(dst, src, n)
@@ -284,11 +287,11 @@ impl Kernel {
                 Kernel::Auto => memset(dst, byte, n),
                 Kernel::WordLittle => word::memset::<Little>(dst, byte, n),
                 Kernel::WordBig => word::memset::<Big>(dst, byte, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Sse2 | Kernel::RepMovsb | Kernel::NonTemporalSse2 => {
                     crate::x86_64::set_sse2(dst, byte, n)
                 }
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx2 | Kernel::NonTemporalAvx2 => crate::x86_64::set_avx2(dst, byte, n),
                 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
                 Kernel::Neon => crate::aarch64::memset(dst, byte, n),

@@ -112,12 +112,12 @@ fn large(kernel: Kernel) {
     if !kernel.is_available() {
         return;
     }
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     let thresholds = {
         let t = ragged_mem::strategy::REP_MOVSB_MIN;
         [t - 1, t, t + 1]
     };
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     let thresholds: [usize; 0] = [];
     let sizes: Vec<usize> = [
         511, 512, 513, 1420, 1500, 4095, 4096, 4097, 16383, 16384, 16385, 65535, 65536, 65537,
@@ -235,7 +235,7 @@ fn kernels_the_host_supports_are_available() {
     for k in [Kernel::Auto, Kernel::WordLittle, Kernel::WordBig] {
         assert!(available.contains(&k), "{} missing", k.name());
     }
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         for k in [Kernel::Sse2, Kernel::RepMovsb, Kernel::NonTemporalSse2] {
             assert!(available.contains(&k), "{} missing", k.name());
@@ -254,7 +254,7 @@ fn kernels_the_host_supports_are_available() {
 
 /// One copy above the non-temporal threshold through the public dispatcher (the
 /// per-kernel tests run the non-temporal loop directly at small sizes).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[test]
 fn auto_copy_above_nontemporal_threshold() {
     let len = ragged_mem::strategy::NONTEMPORAL_MIN + 4099;
