@@ -100,6 +100,9 @@ pub fn x86_64_features() -> X86Features {
 pub enum Kernel {
     /// What the public functions use: the dispatcher's choice for this target and CPU.
     Auto,
+    /// x86-64: the dispatcher's choice as it would be on a CPU without AVX2 (with this
+    /// CPU's ERMS bit): SSE2 copies, `rep movsb`, non-temporal SSE2 stores.
+    AutoWithoutAvx2,
     /// The word strategy with little-endian words (byte-swapped on big-endian hosts).
     WordLittle,
     /// The word strategy with big-endian words (byte-swapped on little-endian hosts).
@@ -121,8 +124,9 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel, available here or not.
-    pub const ALL: [Kernel; 9] = [
+    pub const ALL: [Kernel; 10] = [
         Kernel::Auto,
+        Kernel::AutoWithoutAvx2,
         Kernel::WordLittle,
         Kernel::WordBig,
         Kernel::Sse2,
@@ -137,6 +141,7 @@ impl Kernel {
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Auto => "auto",
+            Kernel::AutoWithoutAvx2 => "auto-no-avx2",
             Kernel::WordLittle => "word-le",
             Kernel::WordBig => "word-be",
             Kernel::Sse2 => "sse2",
@@ -153,7 +158,7 @@ impl Kernel {
         match self {
             Kernel::Auto | Kernel::WordLittle | Kernel::WordBig => true,
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            Kernel::Sse2 | Kernel::NonTemporalSse2 => true,
+            Kernel::AutoWithoutAvx2 | Kernel::Sse2 | Kernel::NonTemporalSse2 => true,
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Avx2 | Kernel::NonTemporalAvx2 => {
                 crate::x86_64::cpu::has(crate::x86_64::cpu::AVX2)
@@ -186,6 +191,10 @@ impl Kernel {
         unsafe {
             match self {
                 Kernel::Auto => memcpy(dst, src, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::AutoWithoutAvx2 => {
+                    crate::x86_64::memcpy_without_avx2(dst, src, n, crate::x86_64::cpu::features())
+                }
                 Kernel::WordLittle => word::copy_forward::<Little>(dst, src, n),
                 Kernel::WordBig => word::copy_forward::<Big>(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -231,6 +240,10 @@ impl Kernel {
         unsafe {
             match self {
                 Kernel::Auto => memmove(dst, src, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::AutoWithoutAvx2 => {
+                    crate::x86_64::memmove_without_avx2(dst, src, n, crate::x86_64::cpu::features())
+                }
                 Kernel::WordLittle => word::memmove::<Little>(dst, src, n),
                 Kernel::WordBig => word::memmove::<Big>(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -288,9 +301,10 @@ impl Kernel {
                 Kernel::WordLittle => word::memset::<Little>(dst, byte, n),
                 Kernel::WordBig => word::memset::<Big>(dst, byte, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::Sse2 | Kernel::RepMovsb | Kernel::NonTemporalSse2 => {
-                    crate::x86_64::set_sse2(dst, byte, n)
-                }
+                Kernel::AutoWithoutAvx2
+                | Kernel::Sse2
+                | Kernel::RepMovsb
+                | Kernel::NonTemporalSse2 => crate::x86_64::set_sse2(dst, byte, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx2 | Kernel::NonTemporalAvx2 => crate::x86_64::set_avx2(dst, byte, n),
                 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]

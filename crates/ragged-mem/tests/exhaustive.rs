@@ -217,6 +217,7 @@ macro_rules! per_kernel {
 
 per_kernel! {
     auto => Kernel::Auto,
+    auto_without_avx2 => Kernel::AutoWithoutAvx2,
     word_little => Kernel::WordLittle,
     word_big => Kernel::WordBig,
     sse2 => Kernel::Sse2,
@@ -237,7 +238,12 @@ fn kernels_the_host_supports_are_available() {
     }
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        for k in [Kernel::Sse2, Kernel::RepMovsb, Kernel::NonTemporalSse2] {
+        for k in [
+            Kernel::AutoWithoutAvx2,
+            Kernel::Sse2,
+            Kernel::RepMovsb,
+            Kernel::NonTemporalSse2,
+        ] {
             assert!(available.contains(&k), "{} missing", k.name());
         }
         let avx2 = std::is_x86_feature_detected!("avx2");

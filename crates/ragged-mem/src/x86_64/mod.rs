@@ -165,26 +165,61 @@ unsafe fn memcpy_avx2(dst: *mut u8, src: *const u8, n: usize) {
 }
 
 /// Disjoint copy of more than [`SSE2_MAX`] bytes when the cache did not say AVX2:
-/// detects if that has not happened yet (and goes to [`memcpy_avx2`] if the CPU has
-/// it), otherwise the SSE2 loop, `rep movsb` (with ERMS, from [`REP_MOVSB_MIN`],
-/// outside the bad distance window), or non-temporal stores.
+/// detects if that has not happened yet, then goes to [`memcpy_avx2`] if the CPU has
+/// AVX2 and to [`memcpy_without_avx2`] if not.
 ///
 /// # Safety
 /// As for [`memcpy`].
 #[inline(never)]
 unsafe fn memcpy_other(dst: *mut u8, src: *const u8, n: usize) {
     let features = cpu::features();
-    // SAFETY: caller guarantee (disjoint buffers); AVX2 and `rep movsb` only when the
-    // CPU reported AVX2 and ERMS.
+    // SAFETY: caller guarantee (disjoint buffers, `n > SSE2_MAX`); AVX2 only when the
+    // CPU reported it.
     unsafe {
         if features & cpu::AVX2 != 0 {
             memcpy_avx2(dst, src, n)
-        } else if n >= NONTEMPORAL_MIN {
+        } else {
+            memcpy_without_avx2(dst, src, n, features)
+        }
+    }
+}
+
+/// Disjoint copy of any size on a CPU without AVX2: non-temporal SSE2 stores when
+/// large, `rep movsb` (if `features` has ERMS, from [`REP_MOVSB_MIN`], outside the bad
+/// distance window), otherwise the SSE2 vector copy. Reachable on an AVX2 host as
+/// [`Kernel::AutoWithoutAvx2`](crate::strategy::Kernel::AutoWithoutAvx2), so the
+/// choice itself is tested here.
+///
+/// # Safety
+/// As for [`memcpy`].
+pub(crate) unsafe fn memcpy_without_avx2(dst: *mut u8, src: *const u8, n: usize, features: u8) {
+    // SAFETY: caller guarantee (disjoint buffers); `rep movsb` only with ERMS.
+    unsafe {
+        if n >= NONTEMPORAL_MIN {
             nontemporal::copy::<Sse2, Sse2>(dst, src, n)
         } else if n >= REP_MOVSB_MIN && features & cpu::ERMS != 0 && rep_distance_ok(dst, src) {
             rep::copy(dst, src, n)
         } else {
             vector::copy_forward::<Sse2, Sse2>(dst, src, n)
+        }
+    }
+}
+
+/// Copy of any size between possibly overlapping buffers on a CPU without AVX2:
+/// disjoint ones as [`memcpy_without_avx2`], overlapping ones with the SSE2 copy in the
+/// safe direction.
+///
+/// # Safety
+/// As for [`memmove`].
+pub(crate) unsafe fn memmove_without_avx2(dst: *mut u8, src: *const u8, n: usize, features: u8) {
+    // SAFETY: caller guarantee; the direction matches the overlap.
+    unsafe {
+        if disjoint(dst, src, n) {
+            memcpy_without_avx2(dst, src, n, features)
+        } else if forward_is_safe(dst, src, n) {
+            vector::copy_forward::<Sse2, Sse2>(dst, src, n)
+        } else {
+            vector::copy_backward::<Sse2, Sse2>(dst, src, n)
         }
     }
 }
@@ -209,22 +244,19 @@ unsafe fn memmove_large(dst: *mut u8, src: *const u8, n: usize) {
         // SAFETY: caller guarantee; the size classes load everything before storing.
         return unsafe { copy_medium::<Sse2, Sse2>(dst, src, n) };
     }
-    let avx2 = cpu::has(cpu::AVX2);
+    let features = cpu::features();
     // SAFETY: all branches: caller guarantee; the direction matches the overlap;
-    // AVX2 functions only when the CPU reported AVX2.
+    // AVX2 functions only when the CPU reported AVX2; `memcpy_avx2` gets disjoint
+    // buffers of more than `SSE2_MAX` bytes.
     unsafe {
-        if disjoint(dst, src, n) {
-            memcpy_large(dst, src, n);
+        if features & cpu::AVX2 == 0 {
+            memmove_without_avx2(dst, src, n, features);
+        } else if disjoint(dst, src, n) {
+            memcpy_avx2(dst, src, n);
         } else if forward_is_safe(dst, src, n) {
-            if avx2 {
-                copy_forward_avx2(dst, src, n);
-            } else {
-                copy_forward_sse2(dst, src, n);
-            }
-        } else if avx2 {
-            copy_backward_avx2(dst, src, n);
+            copy_forward_avx2(dst, src, n);
         } else {
-            copy_backward_sse2(dst, src, n);
+            copy_backward_avx2(dst, src, n);
         }
     }
 }
