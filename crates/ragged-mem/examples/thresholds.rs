@@ -59,7 +59,7 @@ fn glibc() -> Imp {
 
 /// Median MB/s of each implementation copying `n` bytes from `src_off` to `dst_off`
 /// (offsets from 4096-aligned buffers).
-fn run(imps: &[Imp], n: usize, src_off: usize, dst_off: usize, samples: usize) -> Vec<f64> {
+fn run(imps: &[&Imp], n: usize, src_off: usize, dst_off: usize, samples: usize) -> Vec<f64> {
     let mut src = vec![0u8; n + 8192];
     let mut dst = vec![0u8; n + 8192];
     for (i, b) in src.iter_mut().enumerate() {
@@ -77,9 +77,12 @@ fn run(imps: &[Imp], n: usize, src_off: usize, dst_off: usize, samples: usize) -
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); imps.len()];
     for round in 0..=samples {
         for (i, imp) in imps.iter().enumerate() {
-            // One untimed copy first: the previous implementation may have left the
-            // destination out of the cache (non-temporal stores evict it).
-            (imp.copy)(black_box(d), black_box(s), black_box(n));
+            // Untimed copies first: the previous implementation may have left the
+            // destination out of the cache (non-temporal stores evict it); one copy
+            // was not enough to recover at 8–12 MiB.
+            for _ in 0..reps.min(4) {
+                (imp.copy)(black_box(d), black_box(s), black_box(n));
+            }
             let start = Instant::now();
             for _ in 0..reps {
                 (imp.copy)(black_box(d), black_box(s), black_box(n));
@@ -105,6 +108,13 @@ fn run(imps: &[Imp], n: usize, src_off: usize, dst_off: usize, samples: usize) -
 }
 
 fn table(imps: &[Imp], sizes: &[usize], offsets: &[(usize, usize)], samples: usize) {
+    // `SKIP=name,name` leaves implementations out of any mode.
+    let skip = std::env::var("SKIP").unwrap_or_default();
+    let kept: Vec<&Imp> = imps
+        .iter()
+        .filter(|i| !skip.split(',').any(|s| s == i.name))
+        .collect();
+    let imps = &kept[..];
     // `OFFSETS=src/dst,src/dst,…` overrides the offset pairs of any mode.
     let custom: Option<Vec<(usize, usize)>> = std::env::var("OFFSETS").ok().map(|v| {
         v.split(',')
@@ -115,6 +125,11 @@ fn table(imps: &[Imp], sizes: &[usize], offsets: &[(usize, usize)], samples: usi
             .collect()
     });
     let offsets = custom.as_deref().unwrap_or(offsets);
+    // `SIZES=n,n,…` overrides the sizes of any mode.
+    let custom: Option<Vec<usize>> = std::env::var("SIZES")
+        .ok()
+        .map(|v| v.split(',').map(|n| n.parse().expect("size")).collect());
+    let sizes = custom.as_deref().unwrap_or(sizes);
     print!("{:>12} {:>7}", "bytes", "src/dst");
     for imp in imps {
         print!(" {:>10}", imp.name);
@@ -134,7 +149,7 @@ fn table(imps: &[Imp], sizes: &[usize], offsets: &[(usize, usize)], samples: usi
 
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_default();
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         let f = ragged_mem::strategy::x86_64_features();
         println!("cpu: avx2 {} erms {} fsrm {}", f.avx2, f.erms, f.fsrm);
@@ -146,10 +161,10 @@ fn main() {
     }
     match mode.as_str() {
         "word" => {
-            let imps: Vec<Imp> = [Kernel::WordLittle, Kernel::Auto]
+            let imps: Vec<Imp> = [Kernel::WordLittle, Kernel::WordBig]
                 .into_iter()
                 .filter_map(kernel)
-                .chain([glibc()])
+                .chain([ragged(), glibc()])
                 .collect();
             table(
                 &imps,
@@ -172,6 +187,7 @@ fn main() {
             let offsets: Vec<(usize, usize)> = ks.iter().map(|&k| (0, k)).collect();
             table(&imps, &[65536, 1 << 20], &offsets, 5);
         }
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         "nt" => {
             // Variants of the non-temporal loop, against `rep movsb` and the library.
             let imps: Vec<Imp> = [Kernel::RepMovsb, Kernel::NonTemporalAvx2]
@@ -273,16 +289,14 @@ fn main() {
             );
         }
         _ => {
-            let imps: Vec<Imp> = [
-                Kernel::Avx2,
-                Kernel::RepMovsb,
-                Kernel::NonTemporalAvx2,
-                Kernel::Auto,
-            ]
-            .into_iter()
-            .filter_map(kernel)
-            .chain([glibc()])
-            .collect();
+            // The non-temporal kernel runs last: its stores leave the destination out
+            // of the cache, which slowed whichever implementation came next.
+            let imps: Vec<Imp> = [Kernel::Auto, Kernel::Avx2, Kernel::RepMovsb]
+                .into_iter()
+                .filter_map(kernel)
+                .chain([glibc()])
+                .chain(kernel(Kernel::NonTemporalAvx2))
+                .collect();
             let sizes: Vec<usize> = match std::env::args().nth(2) {
                 Some(list) => list
                     .split(',')
@@ -318,6 +332,7 @@ fn main() {
     }
 }
 
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 fn nt_variant(name: &'static str, f: unsafe fn(*mut u8, *const u8, usize)) -> Imp {
     assert!(std::is_x86_feature_detected!("avx2"));
     Imp {
@@ -330,6 +345,7 @@ fn nt_variant(name: &'static str, f: unsafe fn(*mut u8, *const u8, usize)) -> Im
 }
 
 /// Experimental non-temporal loops (AVX2), to compare shapes before choosing one.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod nt {
     use std::arch::x86_64::*;
 

@@ -7,11 +7,12 @@
 //!
 //! - where unaligned access is cheap (x86-64, aarch64) it uses wide unaligned vector
 //!   loads, aligned stores, and overlapping first/last accesses instead of byte tails;
-//!   on x86-64 also `rep movsb` and non-temporal stores for large copies, chosen by one
-//!   cached CPU check;
+//!   on x86-64 also non-temporal stores for copies far larger than the cache, and
+//!   `rep movsb` on CPUs without AVX2, chosen by one cached CPU check;
 //! - everywhere else it aligns the destination, reads aligned source words and merges
-//!   each neighbouring pair with shifts, so a mismatched copy runs close to an aligned
-//!   one — without ever reading a byte outside either buffer.
+//!   each neighbouring pair with shifts, so a mismatched copy still moves whole words
+//!   instead of falling back to bytes — without ever reading a byte outside either
+//!   buffer.
 //!
 //! The safe API: [`copy`] / [`try_copy`] (like `<[u8]>::copy_from_slice`),
 //! [`copy_within`] / [`try_copy_within`] (overlap-safe, like `<[u8]>::copy_within`) and
@@ -40,10 +41,14 @@ mod c_symbols;
 mod error;
 #[doc(hidden)]
 pub mod strategy;
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 mod vector;
 #[doc(hidden)]
 pub mod word;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod x86_64;
 
 use core::ops::{Bound, RangeBounds};

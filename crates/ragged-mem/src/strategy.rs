@@ -1,11 +1,14 @@
 //! Which strategy runs where: the one place that chooses.
 //!
-//! - x86-64: the `x86_64` strategy (vectors, `rep movsb`, non-temporal stores), with
-//!   one cached runtime check for AVX2 and ERMS;
+//! - x86-64 with SSE2 (every x86-64 target but the soft-float kernel ones, such as
+//!   `x86_64-unknown-none`, where vector registers must not be touched): the `x86_64`
+//!   strategy (vectors, `rep movsb`, non-temporal stores), with one cached runtime
+//!   check for AVX2 and ERMS;
 //! - aarch64 with NEON: the `aarch64` strategy (16-byte vectors);
-//! - every other target (riscv, arm32, s390x, …): the portable word strategy in the
-//!   target's own byte order, because there an unaligned word access is slow, trapped
-//!   or not allowed.
+//! - every other target (riscv, arm32, s390x, soft-float x86-64, …): the portable
+//!   word strategy in the target's own byte order, because there an unaligned word
+//!   access is slow, trapped or not allowed (or, for soft-float targets, the vector
+//!   registers are off limits).
 //!
 //! [`Kernel`] names every strategy (and each x86-64 tier) individually, so tests and
 //! measurements can run one of them on purpose rather than the one chosen here.
@@ -14,17 +17,17 @@ use crate::word::{self, Big, Little};
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 pub(crate) use crate::aarch64::{memcpy, memmove, memset};
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub(crate) use crate::x86_64::{memcpy, memmove, memset};
 #[cfg(not(any(
-    target_arch = "x86_64",
+    all(target_arch = "x86_64", target_feature = "sse2"),
     all(target_arch = "aarch64", target_feature = "neon")
 )))]
 pub(crate) use portable::{memcpy, memmove, memset};
 
 /// The word strategy as the default for targets without a vector strategy.
 #[cfg(not(any(
-    target_arch = "x86_64",
+    all(target_arch = "x86_64", target_feature = "sse2"),
     all(target_arch = "aarch64", target_feature = "neon")
 )))]
 mod portable {
@@ -57,15 +60,15 @@ mod portable {
 
 /// x86-64: the size from which a non-overlapping copy uses `rep movsb` (on CPUs with
 /// ERMS but without AVX2).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub const REP_MOVSB_MIN: usize = crate::x86_64::REP_MOVSB_MIN;
 
 /// x86-64: the size from which a non-overlapping copy uses non-temporal stores.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub const NONTEMPORAL_MIN: usize = crate::x86_64::NONTEMPORAL_MIN;
 
 /// What the one runtime check found on this x86-64 CPU.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct X86Features {
     /// AVX2 usable (CPU support and OS-saved registers).
@@ -77,7 +80,7 @@ pub struct X86Features {
 }
 
 /// The cached result of the runtime CPU check.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub fn x86_64_features() -> X86Features {
     use crate::x86_64::cpu;
     let f = cpu::features();
@@ -97,6 +100,9 @@ pub fn x86_64_features() -> X86Features {
 pub enum Kernel {
     /// What the public functions use: the dispatcher's choice for this target and CPU.
     Auto,
+    /// x86-64: the dispatcher's choice as it would be on a CPU without AVX2 (with this
+    /// CPU's ERMS bit): SSE2 copies, `rep movsb`, non-temporal SSE2 stores.
+    AutoWithoutAvx2,
     /// The word strategy with little-endian words (byte-swapped on big-endian hosts).
     WordLittle,
     /// The word strategy with big-endian words (byte-swapped on little-endian hosts).
@@ -118,8 +124,9 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel, available here or not.
-    pub const ALL: [Kernel; 9] = [
+    pub const ALL: [Kernel; 10] = [
         Kernel::Auto,
+        Kernel::AutoWithoutAvx2,
         Kernel::WordLittle,
         Kernel::WordBig,
         Kernel::Sse2,
@@ -134,6 +141,7 @@ impl Kernel {
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Auto => "auto",
+            Kernel::AutoWithoutAvx2 => "auto-no-avx2",
             Kernel::WordLittle => "word-le",
             Kernel::WordBig => "word-be",
             Kernel::Sse2 => "sse2",
@@ -149,14 +157,14 @@ impl Kernel {
     pub fn is_available(self) -> bool {
         match self {
             Kernel::Auto | Kernel::WordLittle | Kernel::WordBig => true,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 | Kernel::NonTemporalSse2 => true,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::AutoWithoutAvx2 | Kernel::Sse2 | Kernel::NonTemporalSse2 => true,
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Avx2 | Kernel::NonTemporalAvx2 => {
                 crate::x86_64::cpu::has(crate::x86_64::cpu::AVX2)
             }
             // `rep movsb` works on every x86-64 CPU; ERMS only makes it fast.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::RepMovsb => true,
             #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
             Kernel::Neon => true,
@@ -183,17 +191,21 @@ impl Kernel {
         unsafe {
             match self {
                 Kernel::Auto => memcpy(dst, src, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::AutoWithoutAvx2 => {
+                    crate::x86_64::memcpy_without_avx2(dst, src, n, crate::x86_64::cpu::features())
+                }
                 Kernel::WordLittle => word::copy_forward::<Little>(dst, src, n),
                 Kernel::WordBig => word::copy_forward::<Big>(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Sse2 => crate::x86_64::copy_forward_sse2(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx2 => crate::x86_64::copy_forward_avx2(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::RepMovsb => crate::x86_64::copy_rep_movsb(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalSse2 => crate::x86_64::memcpy_nontemporal_sse2(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalAvx2 => crate::x86_64::memcpy_nontemporal_avx2(dst, src, n),
                 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
                 Kernel::Neon => crate::aarch64::memcpy(dst, src, n),
@@ -218,9 +230,9 @@ impl Kernel {
             "kernel {} is not available here",
             self.name()
         );
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         let upward = word::forward_is_safe(dst, src, n);
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         let disjoint = crate::x86_64::disjoint(dst, src, n);
         // SAFETY: all arms: caller guarantee; each kernel is used only in the overlap
         // case it supports (upward copies only when `forward_is_safe`, non-temporal
@@ -228,19 +240,23 @@ impl Kernel {
         unsafe {
             match self {
                 Kernel::Auto => memmove(dst, src, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::AutoWithoutAvx2 => {
+                    crate::x86_64::memmove_without_avx2(dst, src, n, crate::x86_64::cpu::features())
+                }
                 Kernel::WordLittle => word::memmove::<Little>(dst, src, n),
                 Kernel::WordBig => word::memmove::<Big>(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalSse2 if disjoint => {
                     crate::x86_64::memcpy_nontemporal_sse2(dst, src, n)
                 }
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalAvx2 if disjoint => {
                     crate::x86_64::memcpy_nontemporal_avx2(dst, src, n)
                 }
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::RepMovsb if upward => crate::x86_64::copy_rep_movsb(dst, src, n),
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx2 | Kernel::NonTemporalAvx2 => {
                     if upward {
                         crate::x86_64::copy_forward_avx2(dst, src, n)
@@ -248,7 +264,7 @@ impl Kernel {
                         crate::x86_64::copy_backward_avx2(dst, src, n)
                     }
                 }
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Sse2 | Kernel::NonTemporalSse2 | Kernel::RepMovsb => {
                     if upward {
                         crate::x86_64::copy_forward_sse2(dst, src, n)
@@ -284,11 +300,12 @@ impl Kernel {
                 Kernel::Auto => memset(dst, byte, n),
                 Kernel::WordLittle => word::memset::<Little>(dst, byte, n),
                 Kernel::WordBig => word::memset::<Big>(dst, byte, n),
-                #[cfg(target_arch = "x86_64")]
-                Kernel::Sse2 | Kernel::RepMovsb | Kernel::NonTemporalSse2 => {
-                    crate::x86_64::set_sse2(dst, byte, n)
-                }
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::AutoWithoutAvx2
+                | Kernel::Sse2
+                | Kernel::RepMovsb
+                | Kernel::NonTemporalSse2 => crate::x86_64::set_sse2(dst, byte, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx2 | Kernel::NonTemporalAvx2 => crate::x86_64::set_avx2(dst, byte, n),
                 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
                 Kernel::Neon => crate::aarch64::memset(dst, byte, n),

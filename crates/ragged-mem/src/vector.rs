@@ -140,23 +140,39 @@ pub(crate) unsafe fn copy_medium<H: Vector, V: Vector>(dst: *mut u8, src: *const
             V::store(dst.add(n - 2 * w), c);
             V::store(dst.add(n - w), e);
         } else {
-            let a = V::load(src);
-            let b = V::load(src.add(w));
-            let c = V::load(src.add(2 * w));
-            let e = V::load(src.add(3 * w));
-            let f = V::load(src.add(n - 4 * w));
-            let g = V::load(src.add(n - 3 * w));
-            let h = V::load(src.add(n - 2 * w));
-            let i = V::load(src.add(n - w));
-            V::store(dst, a);
-            V::store(dst.add(w), b);
-            V::store(dst.add(2 * w), c);
-            V::store(dst.add(3 * w), e);
-            V::store(dst.add(n - 4 * w), f);
-            V::store(dst.add(n - 3 * w), g);
-            V::store(dst.add(n - 2 * w), h);
-            V::store(dst.add(n - w), i);
+            copy_upto8v::<V>(dst, src, n);
         }
+    }
+}
+
+/// Copies `4 * V::SIZE <= n <= 8 * V::SIZE` bytes as the first and last four vectors,
+/// all loaded before any is stored; overlap-safe. Also the direct entry for callers
+/// that already know the size is in this class.
+///
+/// # Safety
+/// `4 * V::SIZE <= n <= 8 * V::SIZE`; `n` bytes valid at each pointer; `V` enabled.
+#[inline(always)]
+pub(crate) unsafe fn copy_upto8v<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+    let w = V::SIZE;
+    debug_assert!(n >= 4 * w && n <= 8 * w);
+    // SAFETY: `4w <= n`, so `0 .. 4w` and `n - 4w .. n` lie inside both buffers.
+    unsafe {
+        let a = V::load(src);
+        let b = V::load(src.add(w));
+        let c = V::load(src.add(2 * w));
+        let e = V::load(src.add(3 * w));
+        let f = V::load(src.add(n - 4 * w));
+        let g = V::load(src.add(n - 3 * w));
+        let h = V::load(src.add(n - 2 * w));
+        let i = V::load(src.add(n - w));
+        V::store(dst, a);
+        V::store(dst.add(w), b);
+        V::store(dst.add(2 * w), c);
+        V::store(dst.add(3 * w), e);
+        V::store(dst.add(n - 4 * w), f);
+        V::store(dst.add(n - 3 * w), g);
+        V::store(dst.add(n - 2 * w), h);
+        V::store(dst.add(n - w), i);
     }
 }
 

@@ -112,15 +112,20 @@ fn large(kernel: Kernel) {
     if !kernel.is_available() {
         return;
     }
-    let mut sizes = vec![
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    let thresholds = {
+        let t = ragged_mem::strategy::REP_MOVSB_MIN;
+        [t - 1, t, t + 1]
+    };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    let thresholds: [usize; 0] = [];
+    let sizes: Vec<usize> = [
         511, 512, 513, 1420, 1500, 4095, 4096, 4097, 16383, 16384, 16385, 65535, 65536, 65537,
         100_003,
-    ];
-    #[cfg(target_arch = "x86_64")]
-    {
-        let t = ragged_mem::strategy::REP_MOVSB_MIN;
-        sizes.extend([t - 1, t, t + 1]);
-    }
+    ]
+    .into_iter()
+    .chain(thresholds)
+    .collect();
     let max = *sizes.iter().max().unwrap();
     let mut bench = CopyBench::new(max);
     // SAFETY: the bench passes disjoint in-bounds regions.
@@ -212,6 +217,7 @@ macro_rules! per_kernel {
 
 per_kernel! {
     auto => Kernel::Auto,
+    auto_without_avx2 => Kernel::AutoWithoutAvx2,
     word_little => Kernel::WordLittle,
     word_big => Kernel::WordBig,
     sse2 => Kernel::Sse2,
@@ -230,9 +236,14 @@ fn kernels_the_host_supports_are_available() {
     for k in [Kernel::Auto, Kernel::WordLittle, Kernel::WordBig] {
         assert!(available.contains(&k), "{} missing", k.name());
     }
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        for k in [Kernel::Sse2, Kernel::RepMovsb, Kernel::NonTemporalSse2] {
+        for k in [
+            Kernel::AutoWithoutAvx2,
+            Kernel::Sse2,
+            Kernel::RepMovsb,
+            Kernel::NonTemporalSse2,
+        ] {
             assert!(available.contains(&k), "{} missing", k.name());
         }
         let avx2 = std::is_x86_feature_detected!("avx2");
@@ -249,7 +260,7 @@ fn kernels_the_host_supports_are_available() {
 
 /// One copy above the non-temporal threshold through the public dispatcher (the
 /// per-kernel tests run the non-temporal loop directly at small sizes).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[test]
 fn auto_copy_above_nontemporal_threshold() {
     let len = ragged_mem::strategy::NONTEMPORAL_MIN + 4099;

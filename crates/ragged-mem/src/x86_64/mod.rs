@@ -23,13 +23,16 @@ use vectors::{Avx2, Sse2};
 pub(crate) const INLINE_MAX: usize = 64;
 
 /// Sizes above [`INLINE_MAX`] up to this are copied out of line with eight SSE2
-/// vectors and no feature test: measured at 65 and 128 B, the AVX2 entry (one more
-/// jump, 256-bit accesses, `vzeroupper`) was 10–30% slower.
+/// vectors and no feature test. Measured: 13.0 GB/s at 65 B and 25.7 GB/s at 128 B,
+/// against 9.5–11.0 and 21.3–21.6 GB/s through the AVX2 entry (one more jump,
+/// 256-bit accesses, `vzeroupper`).
 pub(crate) const SSE2_MAX: usize = 128;
+// `memcpy_avx2` relies on everything above `SSE2_MAX` being at least four AVX2 vectors.
+const _: () = assert!(SSE2_MAX == 4 * 32);
 
 /// From this size on, a non-overlapping copy on a CPU with ERMS but without AVX2 uses
-/// `rep movsb`. Measured with the SSE2 loop on the Zen 3: `rep movsb` was 1.2–1.8x
-/// faster from 4 KiB to 16 KiB and level beyond. Against the AVX2 loop it was never
+/// `rep movsb`. Measured with the SSE2 loop on the Zen 3: `rep movsb` was 1.1–1.8x
+/// faster from 4 KiB to 16 KiB (least with a misaligned source) and level beyond. Against the AVX2 loop it was never
 /// faster (level at best, 10% slower with a misaligned source), so with AVX2 it is
 /// not used at all.
 pub(crate) const REP_MOVSB_MIN: usize = 4096;
@@ -116,9 +119,9 @@ unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
     }
 }
 
-/// The out-of-line part of [`memcpy`]: one feature test, then a tail call. Kept tiny
-/// (no callee-saved registers to push) so the AVX2 path costs a load, a test and a
-/// jump over glibc's single indirect call.
+/// The out-of-line part of [`memcpy`]: up to [`SSE2_MAX`] the copy itself, above it
+/// one feature test and a tail call. Kept tiny (no callee-saved registers to push), so
+/// the AVX2 path costs a load, a test and a jump more than glibc's one indirect call.
 ///
 /// # Safety
 /// As for [`memcpy`].
@@ -138,44 +141,85 @@ unsafe fn memcpy_large(dst: *mut u8, src: *const u8, n: usize) {
     }
 }
 
-/// Disjoint copy on an AVX2 CPU: the AVX2 loop, or non-temporal stores when large.
-/// (`rep movsb` never beat the AVX2 loop in measurements; see [`REP_MOVSB_MIN`].)
+/// Disjoint copy of more than [`SSE2_MAX`] bytes on an AVX2 CPU: eight overlapping
+/// vectors up to 256 B, the AVX2 loop, or non-temporal stores when large. The size
+/// classes below 129 B are not tested again (two to five fewer branches at 129–256 B).
+/// `rep movsb` never beat the AVX2 loop in measurements; see [`REP_MOVSB_MIN`].
 ///
 /// # Safety
-/// As for [`memcpy`]; the CPU must support AVX2.
+/// As for [`memcpy`], with `n > SSE2_MAX`; the CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn memcpy_avx2(dst: *mut u8, src: *const u8, n: usize) {
-    // SAFETY: caller guarantee; AVX2 is enabled in this function.
+    debug_assert!(n > SSE2_MAX);
+    // SAFETY: caller guarantee; `SSE2_MAX == 4 * 32`, so `n <= 256` is the class of
+    // `copy_upto8v`, and `n > 256` that of the loop; AVX2 is enabled in this function.
     unsafe {
-        if n >= NONTEMPORAL_MIN {
-            nontemporal::copy::<Sse2, Avx2>(dst, src, n)
+        if n <= 8 * 32 {
+            vector::copy_upto8v::<Avx2>(dst, src, n)
+        } else if n < NONTEMPORAL_MIN {
+            vector::loop_forward::<Avx2>(dst, src, n)
         } else {
-            vector::copy_forward::<Sse2, Avx2>(dst, src, n)
+            nontemporal::copy::<Sse2, Avx2>(dst, src, n)
         }
     }
 }
 
-/// Disjoint copy when the cache did not say AVX2: detects if that has not happened
-/// yet (and goes to [`memcpy_avx2`] if the CPU has it), otherwise the SSE2 loop,
-/// `rep movsb` (with ERMS, from [`REP_MOVSB_MIN`], outside the bad distance window),
-/// or non-temporal stores.
+/// Disjoint copy of more than [`SSE2_MAX`] bytes when the cache did not say AVX2:
+/// detects if that has not happened yet, then goes to [`memcpy_avx2`] if the CPU has
+/// AVX2 and to [`memcpy_without_avx2`] if not.
 ///
 /// # Safety
 /// As for [`memcpy`].
 #[inline(never)]
 unsafe fn memcpy_other(dst: *mut u8, src: *const u8, n: usize) {
     let features = cpu::features();
-    // SAFETY: caller guarantee (disjoint buffers); AVX2 and `rep movsb` only when the
-    // CPU reported AVX2 and ERMS.
+    // SAFETY: caller guarantee (disjoint buffers, `n > SSE2_MAX`); AVX2 only when the
+    // CPU reported it.
     unsafe {
         if features & cpu::AVX2 != 0 {
             memcpy_avx2(dst, src, n)
-        } else if n >= NONTEMPORAL_MIN {
+        } else {
+            memcpy_without_avx2(dst, src, n, features)
+        }
+    }
+}
+
+/// Disjoint copy of any size on a CPU without AVX2: non-temporal SSE2 stores when
+/// large, `rep movsb` (if `features` has ERMS, from [`REP_MOVSB_MIN`], outside the bad
+/// distance window), otherwise the SSE2 vector copy. Reachable on an AVX2 host as
+/// [`Kernel::AutoWithoutAvx2`](crate::strategy::Kernel::AutoWithoutAvx2), so the
+/// choice itself is tested here.
+///
+/// # Safety
+/// As for [`memcpy`].
+pub(crate) unsafe fn memcpy_without_avx2(dst: *mut u8, src: *const u8, n: usize, features: u8) {
+    // SAFETY: caller guarantee (disjoint buffers); `rep movsb` only with ERMS.
+    unsafe {
+        if n >= NONTEMPORAL_MIN {
             nontemporal::copy::<Sse2, Sse2>(dst, src, n)
         } else if n >= REP_MOVSB_MIN && features & cpu::ERMS != 0 && rep_distance_ok(dst, src) {
             rep::copy(dst, src, n)
         } else {
             vector::copy_forward::<Sse2, Sse2>(dst, src, n)
+        }
+    }
+}
+
+/// Copy of any size between possibly overlapping buffers on a CPU without AVX2:
+/// disjoint ones as [`memcpy_without_avx2`], overlapping ones with the SSE2 copy in the
+/// safe direction.
+///
+/// # Safety
+/// As for [`memmove`].
+pub(crate) unsafe fn memmove_without_avx2(dst: *mut u8, src: *const u8, n: usize, features: u8) {
+    // SAFETY: caller guarantee; the direction matches the overlap.
+    unsafe {
+        if disjoint(dst, src, n) {
+            memcpy_without_avx2(dst, src, n, features)
+        } else if forward_is_safe(dst, src, n) {
+            vector::copy_forward::<Sse2, Sse2>(dst, src, n)
+        } else {
+            vector::copy_backward::<Sse2, Sse2>(dst, src, n)
         }
     }
 }
@@ -200,22 +244,19 @@ unsafe fn memmove_large(dst: *mut u8, src: *const u8, n: usize) {
         // SAFETY: caller guarantee; the size classes load everything before storing.
         return unsafe { copy_medium::<Sse2, Sse2>(dst, src, n) };
     }
-    let avx2 = cpu::has(cpu::AVX2);
+    let features = cpu::features();
     // SAFETY: all branches: caller guarantee; the direction matches the overlap;
-    // AVX2 functions only when the CPU reported AVX2.
+    // AVX2 functions only when the CPU reported AVX2; `memcpy_avx2` gets disjoint
+    // buffers of more than `SSE2_MAX` bytes.
     unsafe {
-        if disjoint(dst, src, n) {
-            memcpy_large(dst, src, n);
+        if features & cpu::AVX2 == 0 {
+            memmove_without_avx2(dst, src, n, features);
+        } else if disjoint(dst, src, n) {
+            memcpy_avx2(dst, src, n);
         } else if forward_is_safe(dst, src, n) {
-            if avx2 {
-                copy_forward_avx2(dst, src, n);
-            } else {
-                copy_forward_sse2(dst, src, n);
-            }
-        } else if avx2 {
-            copy_backward_avx2(dst, src, n);
+            copy_forward_avx2(dst, src, n);
         } else {
-            copy_backward_sse2(dst, src, n);
+            copy_backward_avx2(dst, src, n);
         }
     }
 }
