@@ -14,7 +14,15 @@ fn speed(args: &[&str]) -> std::process::Output {
 #[test]
 fn quick_json_has_a_result_per_implementation_and_size() {
     let out = speed(&[
-        "--quick", "--rounds", "3", "--sizes", "16,65,1K", "--json", "-",
+        "chacha20",
+        "xchacha20",
+        "--quick",
+        "--rounds",
+        "3",
+        "--sizes",
+        "16,65,1K",
+        "--json",
+        "-",
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
@@ -46,6 +54,80 @@ fn quick_json_has_a_result_per_implementation_and_size() {
             assert_eq!(sizes, [16, 65, 1024], "{primitive} {implementation}");
         }
     }
+}
+
+#[test]
+fn quick_memcpy_has_every_offset_and_implementation() {
+    let out = speed(&["memcpy", "--quick", "--rounds", "2", "--json", "-"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("size+offset"), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let results = doc["results"].as_array().unwrap();
+    assert!(results.iter().all(|r| r["primitive"] == "memcpy"));
+    assert!(
+        results
+            .iter()
+            .all(|r| r["mb_per_s"].as_f64().unwrap() > 0.0)
+    );
+    for implementation in [
+        "ragged",
+        "ragged-word",
+        "glibc",
+        "coaligned-only",
+        "bytewise",
+    ] {
+        let cases: Vec<(u64, u64)> = results
+            .iter()
+            .filter(|r| r["implementation"] == implementation)
+            .map(|r| (r["size"].as_u64().unwrap(), r["offset"].as_u64().unwrap()))
+            .collect();
+        // --quick skips the 400 MB default size.
+        let mut want = Vec::new();
+        for size in [16, 64, 256, 1420, 4096, 65536] {
+            for offset in [0, 1, 3, 5] {
+                want.push((size, offset));
+            }
+        }
+        assert_eq!(cases, want, "{implementation}");
+    }
+}
+
+#[test]
+fn large_memcpy_leaves_the_slow_peers_out() {
+    let out = speed(&[
+        "memcpy", "--quick", "--rounds", "1", "--sizes", "64,5M", "--json", "-",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let results = doc["results"].as_array().unwrap();
+    let at = |size: u64| {
+        let mut names: Vec<&str> = results
+            .iter()
+            .filter(|r| r["size"] == size && r["offset"] == 3)
+            .map(|r| r["implementation"].as_str().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        at(64),
+        [
+            "bytewise",
+            "coaligned-only",
+            "glibc",
+            "ragged",
+            "ragged-word"
+        ]
+    );
+    assert_eq!(at(5 << 20), ["glibc", "ragged", "ragged-word"]);
+    // One table, with a `-` where the slow peers did not run.
+    let row = stderr
+        .lines()
+        .find(|l| l.trim_start().starts_with("5242880+3"))
+        .expect("a 5M row");
+    assert!(row.contains(" -"), "{stderr}");
 }
 
 #[test]

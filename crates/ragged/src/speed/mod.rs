@@ -4,11 +4,13 @@
 //!
 //! - `registry.rs` — primitives, cases (size, offset) and the implementation traits
 //! - `chacha.rs`, `openssl.rs` — the ChaCha implementations: ragged and its peers
+//! - `memcpy.rs` — the copy implementations: ragged, its word strategy and the peers
 //! - `timing.rs` — the interleaved sampler (knows nothing of any primitive)
 //! - `report.rs`, `plot.rs` — tables, JSON and SVG
 //! - `sizes.rs` — the default sizes and the `--sizes` parser
 
 mod chacha;
+mod memcpy;
 #[cfg(feature = "openssl")]
 mod openssl;
 mod plot;
@@ -43,6 +45,10 @@ const QUICK_MIN_ROUNDS: usize = 5;
 Sizes: a comma list of byte counts; the suffixes K, M and G (either case) are binary: \
 4K = 4096, 64K = 65536, 400M = 419430400.
 
+memcpy measures every size at source offsets 0, 1, 3 and 5 against a 64-byte aligned \
+destination ('size+offset' rows); above 4 MiB it leaves out coaligned-only and \
+bytewise ('-').
+
 Every implementation of a primitive runs in this one process, interleaved: each round \
 times every implementation once per size (the order rotated between rounds), each \
 sample batching enough calls to last about 2 ms, and the median over the rounds \
@@ -55,7 +61,8 @@ pub struct SpeedArgs {
     #[arg(value_parser = PossibleValuesParser::new(registry::NAMES))]
     primitives: Vec<String>,
     /// Message sizes, e.g. `16,65,1420,4K,64K` [default: 16,64,65,128,192,255,256,
-    /// 512,1024,1420,1500,4096,16384,65536].
+    /// 512,1024,1420,1500,4096,16384,65536; memcpy: 16,64,256,1420,4096,65536,
+    /// 400000000].
     #[arg(long, value_parser = sizes::parse_list, value_name = "LIST")]
     sizes: Option<SizeList>,
     /// Also measure every ragged backend this CPU has, by name (ragged-avx2, …).
@@ -81,15 +88,6 @@ pub struct SpeedArgs {
 /// Runs the benchmark and writes the report.
 pub fn run(args: SpeedArgs) -> Result<(), String> {
     let started = Instant::now();
-    let sizes = match &args.sizes {
-        Some(SizeList(list)) => list.clone(),
-        None if args.quick => sizes::DEFAULT
-            .iter()
-            .copied()
-            .filter(|&s| s <= sizes::QUICK_MAX)
-            .collect(),
-        None => sizes::DEFAULT.to_vec(),
-    };
     let names: Vec<&str> = if args.primitives.is_empty() {
         registry::NAMES.to_vec()
     } else {
@@ -104,13 +102,20 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
     let selection = Selection {
         backends: args.backends,
     };
-    let primitives: Vec<Primitive> = names
-        .iter()
-        .map(|name| {
-            registry::build(name, &sizes, selection)
-                .ok_or_else(|| format!("unknown primitive '{name}'"))
-        })
-        .collect::<Result<_, _>>()?;
+    let mut primitives: Vec<Primitive> = Vec::new();
+    for name in &names {
+        let sizes = match &args.sizes {
+            Some(SizeList(list)) => list.clone(),
+            None => registry::default_sizes(name)
+                .iter()
+                .copied()
+                .filter(|&s| !args.quick || s <= sizes::QUICK_MAX)
+                .collect(),
+        };
+        let parts = registry::build(name, &sizes, selection)
+            .ok_or_else(|| format!("unknown primitive '{name}'"))?;
+        primitives.extend(parts);
+    }
 
     let cells = timing::cells(&primitives);
     let mut plan = if args.quick {

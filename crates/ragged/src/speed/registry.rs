@@ -78,21 +78,60 @@ pub struct Selection {
 }
 
 /// The names of every primitive, in the order they are run.
-pub const NAMES: &[&str] = &["chacha20", "xchacha20"];
+pub const NAMES: &[&str] = &["chacha20", "xchacha20", "memcpy"];
 
-/// The primitive called `name` with one case per size, or `None` if unknown.
-pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Primitive> {
-    let cases = sizes.iter().map(|&size| Case { size, offset: 0 }).collect();
-    let implementations = match name {
-        "chacha20" => super::chacha::chacha20(selection),
-        "xchacha20" => super::chacha::xchacha20(selection),
-        _ => return None,
-    };
-    Some(Primitive {
-        name: NAMES.iter().find(|n| **n == name)?,
+/// The sizes `name` is measured at when `--sizes` is not given.
+pub fn default_sizes(name: &str) -> &'static [usize] {
+    match name {
+        "memcpy" => super::sizes::MEMCPY,
+        _ => super::sizes::DEFAULT,
+    }
+}
+
+/// The offsets `name` is measured at, each at every size.
+fn offsets(name: &str) -> &'static [usize] {
+    match name {
+        "memcpy" => super::memcpy::OFFSETS,
+        _ => &[0],
+    }
+}
+
+/// The primitive called `name` with a case per size and offset, or `None` if unknown.
+///
+/// A primitive may come in parts, each a [`Primitive`] of the same name with some of
+/// the cases and the implementations that run them: `memcpy` leaves its slow peers out
+/// above [`super::memcpy::LARGE`] bytes. The report joins the parts into one table
+/// (a `-` where an implementation did not run).
+pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Vec<Primitive>> {
+    let name: &'static str = NAMES.iter().find(|n| **n == name)?;
+    let cases: Vec<Case> = sizes
+        .iter()
+        .flat_map(|&size| {
+            offsets(name)
+                .iter()
+                .map(move |&offset| Case { size, offset })
+        })
+        .collect();
+    let part = |cases: Vec<Case>, implementations| Primitive {
+        name,
         cases,
         implementations,
-    })
+    };
+    let parts = match name {
+        "chacha20" => vec![part(cases, super::chacha::chacha20(selection))],
+        "xchacha20" => vec![part(cases, super::chacha::xchacha20(selection))],
+        "memcpy" => {
+            let (small, large): (Vec<Case>, Vec<Case>) = cases
+                .into_iter()
+                .partition(|c| c.size <= super::memcpy::LARGE);
+            vec![
+                part(small, super::memcpy::memcpy(false)),
+                part(large, super::memcpy::memcpy(true)),
+            ]
+        }
+        _ => return None,
+    };
+    Some(parts.into_iter().filter(|p| !p.cases.is_empty()).collect())
 }
 
 /// Where a buffer starts: this many bytes past a 64-byte (cache line) boundary, plus

@@ -5,6 +5,10 @@ pub const DEFAULT: &[usize] = &[
     16, 64, 65, 128, 192, 255, 256, 512, 1024, 1420, 1500, 4096, 16384, 65536,
 ];
 
+/// The default sizes of `memcpy`: 400 MB is 400,000,000 bytes (not `400M`, which is
+/// binary).
+pub const MEMCPY: &[usize] = &[16, 64, 256, 1420, 4096, 65536, 400_000_000];
+
 /// Under `--quick`, default sizes above this are skipped.
 pub const QUICK_MAX: usize = 1 << 20;
 

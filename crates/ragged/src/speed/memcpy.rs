@@ -1,0 +1,458 @@
+//! The `memcpy` implementations: ragged (dispatched and with the word strategy forced),
+//! the platform `memcpy` (through `copy_from_slice`), a copy that uses words only when
+//! source and destination are co-aligned, and a byte loop.
+//!
+//! Each call copies a separate source buffer into a destination that starts on a
+//! page boundary; the case's offset (0, 1, 3, 5) is how far the source starts past
+//! a 64-byte boundary, so offset 0 is a co-aligned copy and the others mismatched. The
+//! source lies half a page further on than the destination (modulo the page size), the
+//! same for every implementation (see [`Pair`]).
+//!
+//! Above [`LARGE`] bytes the two slow implementations are left out (the byte loop would
+//! take about a second per 400 MB call), and every implementation and offset of a size
+//! shares one source and one destination buffer, so a 400 MB case holds 800 MB rather
+//! than 2 × 400 MB per cell. A shared destination holds only the last call's bytes, so
+//! those runners return a fingerprint of their own output instead: 64 windows of 64
+//! bytes spread from its first byte to its last, taken right after each call.
+
+use std::cell::RefCell;
+use std::hint::black_box;
+use std::marker::PhantomData;
+use std::ptr;
+use std::rc::Rc;
+
+use ragged_mem::strategy::Kernel;
+
+use super::registry::{ALIGN, Case, Implementation, Role, Runner};
+
+/// The source offsets of every size: 0 (co-aligned with the 64-byte aligned
+/// destination) and 1, 3, 5 (mismatched).
+pub const OFFSETS: &[usize] = &[0, 1, 3, 5];
+
+/// Above this size only the fast implementations run, on shared buffers.
+pub const LARGE: usize = 4 << 20;
+
+/// The `memcpy` implementations for the cases of one part of the primitive: every one
+/// for sizes up to [`LARGE`], the fast ones on shared buffers above it.
+pub fn memcpy(large: bool) -> Vec<Box<dyn Implementation>> {
+    if large {
+        let pool = Pool::default();
+        vec![
+            Box::new(Shared::<Ragged>::new(&pool)),
+            Box::new(Shared::<RaggedWord>::new(&pool)),
+            Box::new(Shared::<Glibc>::new(&pool)),
+        ]
+    } else {
+        vec![
+            Box::new(Owned::<Ragged>(PhantomData)),
+            Box::new(Owned::<RaggedWord>(PhantomData)),
+            Box::new(Owned::<Glibc>(PhantomData)),
+            Box::new(Owned::<CoalignedOnly>(PhantomData)),
+            Box::new(Owned::<Bytewise>(PhantomData)),
+        ]
+    }
+}
+
+/// One way to copy `src` into `dst` (equal lengths).
+trait Copier: 'static {
+    const NAME: &'static str;
+    const ROLE: Role;
+    fn copy(dst: &mut [u8], src: &[u8]);
+}
+
+/// `ragged_mem::copy`: the dispatched strategy, inlined into the caller.
+struct Ragged;
+
+impl Copier for Ragged {
+    const NAME: &'static str = "ragged";
+    const ROLE: Role = Role::Ragged;
+    #[inline(always)]
+    fn copy(dst: &mut [u8], src: &[u8]) {
+        ragged_mem::copy(dst, src);
+    }
+}
+
+/// ragged's portable word strategy (aligned destination, shift-merged aligned source
+/// words), forced on this host, in its own byte order.
+struct RaggedWord;
+
+const WORD_KERNEL: Kernel = if cfg!(target_endian = "big") {
+    Kernel::WordBig
+} else {
+    Kernel::WordLittle
+};
+
+impl Copier for RaggedWord {
+    const NAME: &'static str = "ragged-word";
+    const ROLE: Role = Role::RaggedBackend;
+    #[inline(always)]
+    fn copy(dst: &mut [u8], src: &[u8]) {
+        assert_eq!(dst.len(), src.len());
+        // SAFETY: both slices are valid for `src.len()` bytes, and a `&mut` slice
+        // cannot overlap a shared one; the word kernel runs on every target.
+        unsafe { WORD_KERNEL.memcpy(dst.as_mut_ptr(), src.as_ptr(), src.len()) }
+    }
+}
+
+/// `<[u8]>::copy_from_slice`, which calls the platform's (glibc's) `memcpy`.
+struct Glibc;
+
+impl Copier for Glibc {
+    const NAME: &'static str = "glibc";
+    const ROLE: Role = Role::Peer;
+    #[inline(always)]
+    fn copy(dst: &mut [u8], src: &[u8]) {
+        dst.copy_from_slice(src);
+    }
+}
+
+/// Words only when source and destination are co-aligned (mod the word size), bytes
+/// otherwise: the technique the shift-merge replaces. Volatile accesses keep the
+/// compiler from turning either loop into a `memcpy` call or vectorising it.
+struct CoalignedOnly;
+
+const WORD: usize = size_of::<usize>();
+
+impl Copier for CoalignedOnly {
+    const NAME: &'static str = "coaligned-only";
+    const ROLE: Role = Role::Peer;
+    #[inline(always)]
+    fn copy(dst: &mut [u8], src: &[u8]) {
+        assert_eq!(dst.len(), src.len());
+        let n = src.len();
+        let (d, s) = (dst.as_mut_ptr(), src.as_ptr());
+        if n < 2 * WORD || !(d as usize ^ s as usize).is_multiple_of(WORD) {
+            return copy_bytes(dst, src);
+        }
+        // Bytes up to the first aligned destination word (fewer than `WORD` < n).
+        let head = (WORD - d as usize % WORD) % WORD;
+        copy_bytes(&mut dst[..head], &src[..head]);
+        let mut i = head;
+        // SAFETY (all word accesses below): `i + k * WORD <= n` for every word touched,
+        // so each lies inside both slices; `d + i` is word aligned (the head aligned
+        // it, and `i` grows by whole words) and `s + i` too, as `s ≡ d (mod WORD)`.
+        while i + 4 * WORD <= n {
+            for k in 0..4 {
+                let at = i + k * WORD;
+                // SAFETY: see above.
+                unsafe {
+                    let w = ptr::read_volatile(s.add(at).cast::<usize>());
+                    ptr::write_volatile(d.add(at).cast::<usize>(), w);
+                }
+            }
+            i += 4 * WORD;
+        }
+        while i + WORD <= n {
+            // SAFETY: see above.
+            unsafe {
+                let w = ptr::read_volatile(s.add(i).cast::<usize>());
+                ptr::write_volatile(d.add(i).cast::<usize>(), w);
+            }
+            i += WORD;
+        }
+        copy_bytes(&mut dst[i..], &src[i..]);
+    }
+}
+
+/// One byte at a time.
+struct Bytewise;
+
+impl Copier for Bytewise {
+    const NAME: &'static str = "bytewise";
+    const ROLE: Role = Role::Peer;
+    #[inline(always)]
+    fn copy(dst: &mut [u8], src: &[u8]) {
+        assert_eq!(dst.len(), src.len());
+        copy_bytes(dst, src);
+    }
+}
+
+/// A byte loop with volatile loads and stores, which the compiler can neither turn
+/// into a `memcpy` call nor widen.
+#[inline(always)]
+fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        // SAFETY: both come from live references, so they are valid and aligned.
+        unsafe { ptr::write_volatile(d, ptr::read_volatile(s)) }
+    }
+}
+
+/// Where the two buffers of a copy lie: the destination starts on a page (4 KiB)
+/// boundary and the source region `SKEW` bytes past a later page boundary, so every
+/// implementation of a case sees the same distance between them modulo the page size
+/// (on x86-64 that distance decides whether loads falsely wait on earlier stores, "4K
+/// aliasing"); half a page keeps that neutral and fixed instead of leaving it to the
+/// allocator.
+const PAGE: usize = 4096;
+const SKEW: usize = PAGE / 2;
+
+/// One allocation holding a destination and a source region for one size.
+struct Pair {
+    storage: Vec<u8>,
+    dst: usize,
+    src: usize,
+    size: usize,
+}
+
+impl Pair {
+    /// A `size`-byte destination (holding a pattern unlike the source's) and `size +
+    /// ALIGN` source pattern bytes, laid out as described at [`PAGE`].
+    fn new(size: usize) -> Pair {
+        let dst_span = size.div_ceil(PAGE) * PAGE;
+        let mut storage = vec![0u8; PAGE + dst_span + SKEW + size + ALIGN];
+        let dst = storage.as_ptr().align_offset(PAGE);
+        let src = dst + dst_span + SKEW;
+        pattern(&mut storage[dst..dst + size], 0x5851_f42d_4c95_7f2d);
+        pattern(&mut storage[src..src + size + ALIGN], 0x9e37_79b9_7f4a_7c15);
+        Pair {
+            storage,
+            dst,
+            src,
+            size,
+        }
+    }
+
+    /// The destination, and the source `offset` bytes past a 64-byte boundary.
+    #[inline(always)]
+    fn split(&mut self, offset: usize) -> (&mut [u8], &[u8]) {
+        assert!(offset < ALIGN, "offsets are below {ALIGN}");
+        let (head, tail) = self.storage.split_at_mut(self.src);
+        (
+            &mut head[self.dst..self.dst + self.size],
+            &tail[offset..offset + self.size],
+        )
+    }
+
+    #[inline(always)]
+    fn dst(&self) -> &[u8] {
+        &self.storage[self.dst..self.dst + self.size]
+    }
+}
+
+/// Fills `buf` with xorshift64 output from `seed` (non-zero).
+fn pattern(buf: &mut [u8], seed: u64) {
+    let mut x = seed;
+    for chunk in buf.chunks_mut(8) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        chunk.copy_from_slice(&x.to_le_bytes()[..chunk.len()]);
+    }
+}
+
+/// An implementation with its own buffers per case.
+struct Owned<C>(PhantomData<C>);
+
+impl<C: Copier> Implementation for Owned<C> {
+    fn name(&self) -> String {
+        C::NAME.into()
+    }
+
+    fn role(&self) -> Role {
+        C::ROLE
+    }
+
+    fn prepare(&self, case: Case) -> Box<dyn Runner> {
+        Box::new(OwnedRunner::<C> {
+            pair: Pair::new(case.size),
+            offset: case.offset,
+            copier: PhantomData,
+        })
+    }
+}
+
+struct OwnedRunner<C> {
+    pair: Pair,
+    offset: usize,
+    copier: PhantomData<C>,
+}
+
+impl<C: Copier> Runner for OwnedRunner<C> {
+    #[inline(never)]
+    fn run(&mut self) {
+        let (dst, src) = self.pair.split(self.offset);
+        C::copy(black_box(dst), black_box(src));
+        black_box(&mut self.pair.storage);
+    }
+
+    fn output(&self) -> &[u8] {
+        self.pair.dst()
+    }
+}
+
+/// The buffers every large case of a size shares, one pair per size, handed out to
+/// every large implementation.
+#[derive(Clone, Default)]
+struct Pool(Rc<RefCell<Vec<Rc<RefCell<Pair>>>>>);
+
+impl Pool {
+    fn get(&self, size: usize) -> Rc<RefCell<Pair>> {
+        let mut list = self.0.borrow_mut();
+        if let Some(pair) = list.iter().find(|p| p.borrow().size == size) {
+            return pair.clone();
+        }
+        let pair = Rc::new(RefCell::new(Pair::new(size)));
+        list.push(pair.clone());
+        pair
+    }
+}
+
+/// An implementation on the shared buffers of its size.
+struct Shared<C> {
+    pool: Pool,
+    copier: PhantomData<C>,
+}
+
+impl<C> Shared<C> {
+    fn new(pool: &Pool) -> Self {
+        Shared {
+            pool: pool.clone(),
+            copier: PhantomData,
+        }
+    }
+}
+
+impl<C: Copier> Implementation for Shared<C> {
+    fn name(&self) -> String {
+        C::NAME.into()
+    }
+
+    fn role(&self) -> Role {
+        C::ROLE
+    }
+
+    fn prepare(&self, case: Case) -> Box<dyn Runner> {
+        Box::new(SharedRunner::<C> {
+            pair: self.pool.get(case.size),
+            offset: case.offset,
+            print: Vec::new(),
+            copier: PhantomData,
+        })
+    }
+}
+
+struct SharedRunner<C> {
+    pair: Rc<RefCell<Pair>>,
+    offset: usize,
+    /// The fingerprint of this runner's last output.
+    print: Vec<u8>,
+    copier: PhantomData<C>,
+}
+
+/// Windows in a fingerprint, and bytes per window.
+const WINDOWS: usize = 64;
+const WINDOW: usize = 64;
+
+impl<C: Copier> Runner for SharedRunner<C> {
+    #[inline(never)]
+    fn run(&mut self) {
+        let mut pair = self.pair.borrow_mut();
+        let (dst, src) = pair.split(self.offset);
+        C::copy(black_box(dst), black_box(src));
+        black_box(&mut pair.storage);
+        fingerprint(pair.dst(), &mut self.print);
+    }
+
+    fn output(&self) -> &[u8] {
+        &self.print
+    }
+}
+
+/// `WINDOWS` windows of `WINDOW` bytes (fewer if `data` is short) spread evenly from
+/// the first byte of `data` to its last, into `print`.
+fn fingerprint(data: &[u8], print: &mut Vec<u8>) {
+    print.clear();
+    let window = WINDOW.min(data.len());
+    let span = data.len() - window;
+    for k in 0..WINDOWS {
+        let at = span * k / (WINDOWS - 1);
+        print.extend_from_slice(&data[at..at + window]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::registry::Buffer;
+    use super::*;
+
+    fn copy_with<C: Copier>(size: usize, src_offset: usize, dst_offset: usize) -> Vec<u8> {
+        let src = Buffer::message(Case {
+            size,
+            offset: src_offset,
+        });
+        let mut dst = Buffer::message(Case {
+            size: size + 2,
+            offset: dst_offset,
+        });
+        C::copy(&mut dst[1..size + 1], &src);
+        assert_eq!(&dst[1..size + 1], &src[..], "{} {size}", C::NAME);
+        dst.to_vec()
+    }
+
+    #[test]
+    fn every_copier_copies_exactly_its_range() {
+        for size in [0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 64, 100, 255, 1420] {
+            for src_offset in 0..9 {
+                for dst_offset in 0..9 {
+                    let want = copy_with::<Glibc>(size, src_offset, dst_offset);
+                    assert_eq!(want, copy_with::<Ragged>(size, src_offset, dst_offset));
+                    assert_eq!(want, copy_with::<RaggedWord>(size, src_offset, dst_offset));
+                    assert_eq!(
+                        want,
+                        copy_with::<CoalignedOnly>(size, src_offset, dst_offset)
+                    );
+                    assert_eq!(want, copy_with::<Bytewise>(size, src_offset, dst_offset));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shared_runners_fingerprint_their_own_output() {
+        let pool = Pool::default();
+        let size = 100_000;
+        let mut runners: Vec<Box<dyn Runner>> = [1, 0]
+            .iter()
+            .map(|&offset| Shared::<Ragged>::new(&pool).prepare(Case { size, offset }))
+            .collect();
+        for runner in &mut runners {
+            runner.run();
+        }
+        // Both share one destination, which now holds the offset-0 copy.
+        assert!(Rc::ptr_eq(&pool.get(size), &pool.get(size)));
+        let (one, zero) = (runners[0].output(), runners[1].output());
+        assert_eq!(one.len(), WINDOWS * WINDOW);
+        assert_ne!(one, zero);
+        let pair = pool.get(size);
+        let mut pair = pair.borrow_mut();
+        let mut want = Vec::new();
+        fingerprint(pair.split(1).1, &mut want);
+        assert_eq!(one, want);
+        fingerprint(pair.split(0).1, &mut want);
+        assert_eq!(zero, want);
+    }
+
+    #[test]
+    fn pairs_are_laid_out_alike() {
+        for size in [16, 4096, 5000] {
+            let mut pair = Pair::new(size);
+            let (dst, src) = pair.split(3);
+            let (d, s) = (dst.as_ptr() as usize, src.as_ptr() as usize);
+            assert_eq!(d % PAGE, 0);
+            assert_eq!(s % PAGE, SKEW + 3);
+            assert!(s >= d + size);
+            assert_ne!(&dst[..], src);
+        }
+    }
+
+    #[test]
+    fn fingerprint_covers_both_ends() {
+        let data: Vec<u8> = (0..=255).cycle().take(10_000).collect();
+        let mut print = Vec::new();
+        fingerprint(&data, &mut print);
+        assert_eq!(&print[..WINDOW], &data[..WINDOW]);
+        assert_eq!(&print[print.len() - WINDOW..], &data[data.len() - WINDOW..]);
+        fingerprint(&data[..10], &mut print);
+        assert_eq!(&print[..10], &data[..10]);
+    }
+}
