@@ -20,6 +20,39 @@ pub fn run() {
         available.join(", "),
         compiled.join(", ")
     );
+    println!("memcpy      {}", copy_strategy());
+}
+
+/// The copy strategy ragged-mem uses on this target and CPU.
+fn copy_strategy() -> String {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use ragged_mem::strategy::{NONTEMPORAL_MIN, REP_MOVSB_MIN, x86_64_features};
+        let f = x86_64_features();
+        let vectors = if f.avx2 { "avx2" } else { "sse2" };
+        let rep = if f.avx2 || !f.erms {
+            "never".to_string()
+        } else {
+            format!("from {REP_MOVSB_MIN} B")
+        };
+        format!(
+            "x86-64 {vectors} vectors (erms {}, fsrm {}); rep movsb: {rep}; non-temporal stores from {} MiB",
+            f.erms,
+            f.fsrm,
+            NONTEMPORAL_MIN >> 20
+        )
+    }
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    {
+        "aarch64 neon vectors".to_string()
+    }
+    #[cfg(not(any(
+        all(target_arch = "x86_64", target_feature = "sse2"),
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
+    {
+        "word (aligned words, shift-merge for mismatched alignment)".to_string()
+    }
 }
 
 /// The model name the OS reports, where it does.
