@@ -65,6 +65,12 @@ impl<V: Variant> ChaCha<V> {
         Ok(self)
     }
 
+    /// Switches to `backend`, which the caller has already checked is available.
+    pub(crate) fn set_backend_unchecked(&mut self, backend: Backend) {
+        debug_assert!(backend.is_available());
+        self.backend = backend;
+    }
+
     /// The backend this cipher runs on.
     pub fn backend(&self) -> Backend {
         self.backend

@@ -41,6 +41,17 @@ pub enum Error {
         /// The keystream's length in bytes.
         end: u128,
     },
+    /// An AEAD tag did not match: the ciphertext, AAD, nonce or tag was altered, or
+    /// the key is wrong. The AEADs overwrite the buffer with zeros before returning it.
+    AuthenticationFailed,
+    /// An AEAD message longer than RFC 8439 allows: (2^32 - 1) blocks of 64 bytes, as
+    /// block 0 of the keystream is spent on the one-time Poly1305 key.
+    MessageTooLong {
+        /// The message length in bytes.
+        length: u64,
+        /// The longest message allowed, 274,877,906,880 bytes.
+        max: u64,
+    },
 }
 
 impl fmt::Display for Error {
@@ -69,6 +80,11 @@ impl fmt::Display for Error {
             Error::SeekOutOfRange { position, end } => write!(
                 f,
                 "seek position {position} is beyond the end of the keystream ({end} bytes)"
+            ),
+            Error::AuthenticationFailed => f.write_str("authentication failed"),
+            Error::MessageTooLong { length, max } => write!(
+                f,
+                "message of {length} bytes is longer than the AEAD allows ({max} bytes)"
             ),
         }
     }

@@ -89,6 +89,23 @@ pub enum Mode {
     Pieces,
     /// The HChaCha subkey derivation.
     Subkey,
+    /// A MAC or AEAD input fed in pieces: `first` bytes, then the rest in pieces of
+    /// `step` bytes (see [`aead::check_poly1305`]).
+    Chunked {
+        /// Length of the first piece.
+        first: usize,
+        /// Length of every later piece.
+        step: usize,
+    },
+    /// AEAD encryption in place.
+    Seal,
+    /// AEAD decryption in place.
+    Open,
+    /// AEAD decryption of a forgery (one bit of the tag flipped), which must be
+    /// refused with the buffer zeroed.
+    Forgery,
+    /// The AEAD's one-time Poly1305 key derivation.
+    OneTimeKey,
 }
 
 impl fmt::Display for Mode {
@@ -99,6 +116,13 @@ impl fmt::Display for Mode {
             Mode::Split { at } => write!(f, "split at byte {at}"),
             Mode::Pieces => write!(f, "in pieces cut at {SPLIT_POINTS:?}"),
             Mode::Subkey => f.write_str("subkey"),
+            Mode::Chunked { first, step } => {
+                write!(f, "in pieces: {first} bytes, then {step} at a time")
+            }
+            Mode::Seal => f.write_str("seal in place"),
+            Mode::Open => f.write_str("open in place"),
+            Mode::Forgery => f.write_str("open a forgery"),
+            Mode::OneTimeKey => f.write_str("one-time key"),
         }
     }
 }
@@ -124,6 +148,13 @@ pub enum Problem {
     Refused(Error),
     /// The vector itself is unusable (lengths differ, too long, unknown rounds).
     BadVector(&'static str),
+    /// A forged AEAD message was accepted.
+    ForgeryAccepted,
+    /// A refused AEAD message left a non-zero byte in the buffer, at `index`.
+    NotZeroed {
+        /// Offset of the first non-zero byte.
+        index: usize,
+    },
 }
 
 /// A known-answer check that failed: which vector, where, and how.
@@ -160,6 +191,11 @@ impl fmt::Display for KatFailure {
             }
             Problem::Refused(e) => write!(f, "refused: {e}"),
             Problem::BadVector(why) => write!(f, "unusable vector: {why}"),
+            Problem::ForgeryAccepted => f.write_str("a forged message was accepted"),
+            Problem::NotZeroed { index } => write!(
+                f,
+                "a refused message left a non-zero byte in the buffer at offset {index}"
+            ),
         }
     }
 }
@@ -318,7 +354,7 @@ const fn nibble(c: u8) -> u8 {
 }
 
 /// How many bytes the hex string `s` (digits and whitespace) encodes.
-const fn hex_len(s: &str) -> usize {
+pub(crate) const fn hex_len(s: &str) -> usize {
     let s = s.as_bytes();
     let (mut i, mut digits) = (0, 0);
     while i < s.len() {
@@ -333,7 +369,7 @@ const fn hex_len(s: &str) -> usize {
 }
 
 /// Decodes the hex string `s` (digits and whitespace) into exactly `N` bytes.
-const fn unhex<const N: usize>(s: &str) -> [u8; N] {
+pub(crate) const fn unhex<const N: usize>(s: &str) -> [u8; N] {
     assert!(hex_len(s) == N, "kat: hex string has the wrong length");
     let s = s.as_bytes();
     let mut out = [0u8; N];
@@ -358,27 +394,27 @@ const fn unhex<const N: usize>(s: &str) -> [u8; N] {
 macro_rules! hex {
     ($s:expr) => {{
         const S: &str = $s;
-        const B: [u8; hex_len(S)] = unhex(S);
+        const B: [u8; $crate::kat::hex_len(S)] = $crate::kat::unhex(S);
         &B
     }};
 }
 
 // Keys and texts used by more than one vector.
 
-const KEY_SEQ: [u8; 32] = unhex(
+pub(crate) const KEY_SEQ: [u8; 32] = unhex(
     "000102030405060708090a0b0c0d0e0f
      101112131415161718191a1b1c1d1e1f",
 );
-const KEY_ZERO: [u8; 32] = [0; 32];
-const KEY_ONE: [u8; 32] = unhex(
+pub(crate) const KEY_ZERO: [u8; 32] = [0; 32];
+pub(crate) const KEY_ONE: [u8; 32] = unhex(
     "00000000000000000000000000000000
      00000000000000000000000000000001",
 );
-const KEY_1C92: [u8; 32] = unhex(
+pub(crate) const KEY_1C92: [u8; 32] = unhex(
     "1c 92 40 a5 eb 55 d3 8a f3 33 88 86 04 f6 b5 f0
      47 39 17 c1 40 2b 80 09 9d ca 5c bc 20 70 75 c0",
 );
-const KEY_80: [u8; 32] = unhex(
+pub(crate) const KEY_80: [u8; 32] = unhex(
     "808182838485868788898a8b8c8d8e8f
      909192939495969798999a9b9c9d9e9f",
 );
@@ -393,26 +429,32 @@ const KEY_TC8: [u8; 32] = unhex(
      1f 68 ed 2e 19 4c 79 fb c6 ae be e1 a6 67 97 5d",
 );
 
+pub mod aead;
+
 const NONCE_ZERO_12: &[u8] = &[0; 12];
 const NONCE_ZERO_8: &[u8] = &[0; 8];
 const NONCE_2: &[u8] = hex!("00 00 00 00 00 00 00 00 00 00 00 02");
 const XNONCE_DRAFT: &[u8] = hex!("404142434445464748494a4b4c4d4e4f5051525354555658");
 
-const SUNSCREEN: &[u8] = b"Ladies and Gentlemen of the class of '99: If I could offer you \
+pub(crate) const SUNSCREEN: &[u8] =
+    b"Ladies and Gentlemen of the class of '99: If I could offer you \
     only one tip for the future, sunscreen would be it.";
-const IETF_CONTRIBUTION: &[u8] = b"Any submission to the IETF intended by the Contributor for \
+pub(crate) const IETF_CONTRIBUTION: &[u8] =
+    b"Any submission to the IETF intended by the Contributor for \
     publication as all or part of an IETF Internet-Draft or RFC and any statement made within \
     the context of an IETF activity is considered an \"IETF Contribution\". Such statements \
     include oral statements in IETF sessions, as well as written and electronic communications \
     made at any time or place, which are addressed to";
-const JABBERWOCKY: &[u8] = b"'Twas brillig, and the slithy toves\nDid gyre and gimble in the \
+pub(crate) const JABBERWOCKY: &[u8] =
+    b"'Twas brillig, and the slithy toves\nDid gyre and gimble in the \
     wabe:\nAll mimsy were the borogoves,\nAnd the mome raths outgrabe.";
 const DHOLE: &[u8] = b"The dhole (pronounced \"dole\") is also known as the Asiatic wild dog, \
     red dog, and whistling dog. It is about the size of a German shepherd but looks more like \
     a long-legged fox. This highly elusive and skilled jumper is classified with wolves, \
     coyotes, jackals, and foxes in the taxonomic family Canidae.";
 /// RFC 8439 A.5's plaintext; its quotation marks are UTF-8 (U+201C, U+201D).
-const INTERNET_DRAFTS: &[u8] = b"Internet-Drafts are draft documents valid for a maximum of \
+pub(crate) const INTERNET_DRAFTS: &[u8] =
+    b"Internet-Drafts are draft documents valid for a maximum of \
     six months and may be updated, replaced, or obsoleted by other documents at any time. It \
     is inappropriate to use Internet-Drafts as reference material or to cite them other than \
     as /\xe2\x80\x9cwork in progress./\xe2\x80\x9d";

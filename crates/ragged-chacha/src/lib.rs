@@ -27,23 +27,32 @@
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod aead;
+mod any_aead;
 mod backend;
 mod chacha;
 mod cipher;
 mod error;
 mod hchacha;
 pub mod kat;
+pub mod poly1305;
 mod state;
 pub mod variant;
 
+pub use aead::ChaChaPoly1305;
+pub use any_aead::{AeadKind, AnyAead};
 pub use backend::Backend;
+pub use backend::poly1305::Poly1305Backend;
 pub use chacha::ChaCha;
 pub use cipher::{AnyCipher, CipherKind};
 pub use error::Error;
 pub use hchacha::{hchacha, hchacha12, hchacha20};
+pub use poly1305::{Poly1305, poly1305};
 
 /// ChaCha20 (RFC 8439): 12-byte nonce, 32-bit block counter.
 pub type ChaCha20 = ChaCha<variant::Ietf<20>>;
@@ -57,3 +66,8 @@ pub type ChaCha20Legacy = ChaCha<variant::Legacy<20>>;
 pub type XChaCha20 = ChaCha<variant::XChaCha<20>>;
 /// XChaCha12: 24-byte nonce, 64-bit block counter, 12 rounds.
 pub type XChaCha12 = ChaCha<variant::XChaCha<12>>;
+
+/// ChaCha20-Poly1305 (RFC 8439 §2.8): 12-byte nonce, 16-byte tag.
+pub type ChaCha20Poly1305 = ChaChaPoly1305<variant::Ietf<20>>;
+/// XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03): 24-byte nonce, 16-byte tag.
+pub type XChaCha20Poly1305 = ChaChaPoly1305<variant::XChaCha<20>>;

@@ -21,6 +21,8 @@ macro_rules! cpu_has {
     }};
 }
 
+pub(crate) mod poly1305;
+
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::state::State;

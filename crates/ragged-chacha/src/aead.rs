@@ -1,0 +1,279 @@
+//! ChaCha20-Poly1305 (RFC 8439 §2.8) and XChaCha20-Poly1305
+//! (draft-irtf-cfrg-xchacha-03 §2): the generic construction over a ChaCha variant.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use crate::backend::Backend;
+use crate::backend::poly1305::Poly1305Backend;
+use crate::chacha::ChaCha;
+use crate::error::Error;
+use crate::poly1305::Poly1305;
+pub use crate::poly1305::TAG_LEN;
+use crate::variant::{self, Variant};
+
+/// The longest plaintext (and ciphertext, tag excluded) the AEADs take:
+/// (2^32 - 1) × 64 = 274,877,906,880 bytes. The payload starts at block 1 of a
+/// 32-bit counter (block 0 is the one-time key), so one byte more would wrap it.
+///
+/// XChaCha20-Poly1305 has the same limit: the draft defines it as ChaCha20-Poly1305
+/// under the HChaCha subkey, with the same 32-bit counter.
+pub const MAX_PLAINTEXT_LEN: u64 = ((1 << 32) - 1) * 64;
+
+/// A ChaCha variant that has a standard AEAD; implemented for ChaCha20 (12-byte
+/// nonce) and XChaCha20 (24-byte nonce) only.
+pub trait AeadVariant: Variant + sealed::Sealed {
+    /// The AEAD's name, such as `"chacha20-poly1305"`.
+    const AEAD_NAME: &'static str;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for crate::variant::Ietf<20> {}
+    impl Sealed for crate::variant::XChaCha<20> {}
+}
+
+impl AeadVariant for variant::Ietf<20> {
+    const AEAD_NAME: &'static str = "chacha20-poly1305";
+}
+impl AeadVariant for variant::XChaCha<20> {
+    const AEAD_NAME: &'static str = "xchacha20-poly1305";
+}
+
+/// The ChaCha-Poly1305 AEAD over variant `V`; see the aliases
+/// [`crate::ChaCha20Poly1305`] and [`crate::XChaCha20Poly1305`].
+///
+/// Per message, keystream block 0 for the nonce gives the one-time Poly1305 key (its
+/// first 32 bytes), the payload is XORed with the keystream from block 1, and the tag
+/// is Poly1305 over `aad ‖ pad16 ‖ ciphertext ‖ pad16 ‖ len(aad) ‖ len(ciphertext)`
+/// (lengths as 64-bit little-endian). A nonce must never repeat under one key.
+///
+/// ```
+/// use ragged_chacha::ChaCha20Poly1305;
+///
+/// let aead = ChaCha20Poly1305::new(&[0x42; 32]);
+/// let nonce = [0x24; 12];
+/// let mut packet = *b"a packet of any length";
+/// let tag = aead.encrypt_in_place_detached(&nonce, b"header", &mut packet).unwrap();
+/// aead.decrypt_in_place_detached(&nonce, b"header", &mut packet, &tag).unwrap();
+/// assert_eq!(&packet, b"a packet of any length");
+///
+/// packet[0] ^= 1; // a forgery: refused, and nothing of the plaintext is left
+/// assert!(aead.decrypt_in_place_detached(&nonce, b"header", &mut packet, &tag).is_err());
+/// assert_eq!(packet, [0; 22]);
+/// ```
+pub struct ChaChaPoly1305<V: AeadVariant> {
+    key: [u8; 32],
+    backend: Backend,
+    mac_backend: Poly1305Backend,
+    variant: PhantomData<V>,
+}
+
+impl<V: AeadVariant> ChaChaPoly1305<V> {
+    /// The AEAD for `key`, on the fastest ChaCha and Poly1305 backends the CPU has.
+    pub fn new(key: &[u8; 32]) -> Self {
+        ChaChaPoly1305 {
+            key: *key,
+            backend: Backend::detect(),
+            mac_backend: Poly1305Backend::detect(),
+            variant: PhantomData,
+        }
+    }
+
+    /// The same AEAD with its keystream on `backend`; an error if the CPU lacks it.
+    pub fn with_backend(mut self, backend: Backend) -> Result<Self, Error> {
+        if !backend.is_available() {
+            return Err(Error::BackendUnavailable {
+                backend: backend.name(),
+            });
+        }
+        self.backend = backend;
+        Ok(self)
+    }
+
+    /// The same AEAD with its MAC on `backend`; an error if the CPU lacks it.
+    pub fn with_mac_backend(mut self, backend: Poly1305Backend) -> Result<Self, Error> {
+        self.mac_backend = backend.checked()?;
+        Ok(self)
+    }
+
+    /// The ChaCha backend in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The Poly1305 backend in use.
+    pub fn mac_backend(&self) -> Poly1305Backend {
+        self.mac_backend
+    }
+
+    /// Encrypts `buf` in place and returns the tag.
+    ///
+    /// [`Error::MessageTooLong`] (with `buf` untouched) past [`MAX_PLAINTEXT_LEN`].
+    pub fn encrypt_in_place_detached(
+        &self,
+        nonce: &V::Nonce,
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<[u8; TAG_LEN], Error> {
+        check_len(buf.len())?;
+        let (mut cipher, mac) = self.start(nonce);
+        // Cannot fail: the length check keeps the payload within blocks 1..2^32.
+        cipher.try_apply_keystream(buf)?;
+        Ok(finish(mac, aad, buf))
+    }
+
+    /// Checks `tag` over `aad` and the ciphertext in `buf`, then decrypts `buf` in
+    /// place.
+    ///
+    /// On a mismatch, [`Error::AuthenticationFailed`] and `buf` overwritten with
+    /// zeros: the caller never holds unauthenticated bytes. The tag is compared in
+    /// constant time, and nothing is decrypted unless it matches.
+    /// [`Error::MessageTooLong`] (with `buf` untouched) past [`MAX_PLAINTEXT_LEN`].
+    pub fn decrypt_in_place_detached(
+        &self,
+        nonce: &V::Nonce,
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8; TAG_LEN],
+    ) -> Result<(), Error> {
+        check_len(buf.len())?;
+        let (mut cipher, mac) = self.start(nonce);
+        let mut expected = finish(mac, aad, buf);
+        let equal = expected[..].ct_eq(&tag[..]);
+        expected.zeroize();
+        if !bool::from(equal) {
+            buf.fill(0);
+            return Err(Error::AuthenticationFailed);
+        }
+        cipher.try_apply_keystream(buf)
+    }
+
+    /// Encrypts `plaintext` into a new vector: the ciphertext followed by the 16-byte
+    /// tag.
+    #[cfg(feature = "alloc")]
+    pub fn encrypt(
+        &self,
+        nonce: &V::Nonce,
+        aad: &[u8],
+        plaintext: &[u8],
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        check_len(plaintext.len())?;
+        let mut out = alloc::vec::Vec::with_capacity(plaintext.len() + TAG_LEN);
+        out.extend_from_slice(plaintext);
+        let tag = self.encrypt_in_place_detached(nonce, aad, &mut out)?;
+        out.extend_from_slice(&tag);
+        Ok(out)
+    }
+
+    /// Decrypts `sealed` (ciphertext followed by the 16-byte tag) into a new vector.
+    ///
+    /// [`Error::AuthenticationFailed`] for a tag mismatch or an input shorter than a
+    /// tag; no plaintext is returned or left behind then.
+    #[cfg(feature = "alloc")]
+    pub fn decrypt(
+        &self,
+        nonce: &V::Nonce,
+        aad: &[u8],
+        sealed: &[u8],
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        let Some(body_len) = sealed.len().checked_sub(TAG_LEN) else {
+            return Err(Error::AuthenticationFailed);
+        };
+        let (body, tag) = sealed.split_at(body_len);
+        let tag: &[u8; TAG_LEN] = tag.try_into().map_err(|_| Error::AuthenticationFailed)?;
+        let mut out = body.to_vec();
+        self.decrypt_in_place_detached(nonce, aad, &mut out, tag)?;
+        Ok(out)
+    }
+
+    /// The one-time Poly1305 key for `nonce`: the first 32 bytes of keystream block 0
+    /// (RFC 8439 §2.6). Exposed for known-answer tests; the AEAD uses it internally.
+    pub fn one_time_key(&self, nonce: &V::Nonce) -> [u8; 32] {
+        let mut cipher = self.cipher(nonce);
+        one_time_key(&mut cipher)
+    }
+
+    fn cipher(&self, nonce: &V::Nonce) -> ChaCha<V> {
+        let mut cipher = ChaCha::<V>::new(&self.key, nonce);
+        cipher.set_backend_unchecked(self.backend);
+        cipher
+    }
+
+    /// The cipher positioned at block 1 and the MAC keyed from block 0.
+    fn start(&self, nonce: &V::Nonce) -> (ChaCha<V>, Poly1305) {
+        let mut cipher = self.cipher(nonce);
+        let mut key = one_time_key(&mut cipher);
+        let mut mac = Poly1305::new(&key);
+        key.zeroize();
+        mac.set_backend_unchecked(self.mac_backend);
+        (cipher, mac)
+    }
+}
+
+/// Refuses payloads the 32-bit block counter cannot cover.
+fn check_len(len: usize) -> Result<(), Error> {
+    let length = len as u64;
+    if length > MAX_PLAINTEXT_LEN {
+        return Err(Error::MessageTooLong {
+            length,
+            max: MAX_PLAINTEXT_LEN,
+        });
+    }
+    Ok(())
+}
+
+/// Takes keystream block 0 from `cipher` (leaving it at block 1) and returns its first
+/// 32 bytes.
+fn one_time_key<V: Variant>(cipher: &mut ChaCha<V>) -> [u8; 32] {
+    let mut block = [0u8; 64];
+    cipher.apply_keystream(&mut block);
+    let mut key = [0u8; 32];
+    key.copy_from_slice(&block[..32]);
+    block.zeroize();
+    key
+}
+
+/// The tag over `aad` and `ciphertext` (RFC 8439 §2.8).
+fn finish(mut mac: Poly1305, aad: &[u8], ciphertext: &[u8]) -> [u8; TAG_LEN] {
+    mac.update_padded(aad);
+    mac.update_padded(ciphertext);
+    let mut lengths = [0u8; 16];
+    lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
+    lengths[8..].copy_from_slice(&(ciphertext.len() as u64).to_le_bytes());
+    mac.update(&lengths);
+    mac.finalize()
+}
+
+impl<V: AeadVariant> Clone for ChaChaPoly1305<V> {
+    fn clone(&self) -> Self {
+        ChaChaPoly1305 {
+            key: self.key,
+            backend: self.backend,
+            mac_backend: self.mac_backend,
+            variant: PhantomData,
+        }
+    }
+}
+
+impl<V: AeadVariant> fmt::Debug for ChaChaPoly1305<V> {
+    /// Shows the AEAD and backends; never the key.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChaChaPoly1305")
+            .field("aead", &V::AEAD_NAME)
+            .field("backend", &self.backend)
+            .field("mac_backend", &self.mac_backend)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<V: AeadVariant> Drop for ChaChaPoly1305<V> {
+    fn drop(&mut self) {
+        self.key.zeroize();
+    }
+}
+
+impl<V: AeadVariant> ZeroizeOnDrop for ChaChaPoly1305<V> {}

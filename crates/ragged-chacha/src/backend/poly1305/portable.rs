@@ -1,0 +1,128 @@
+//! Poly1305 in plain Rust: the 130-bit accumulator in three 64-bit limbs, the clamped
+//! key `r` in two, and 64 x 64 -> 128-bit products. Every target has it; every other
+//! Poly1305 backend is tested against it.
+//!
+//! Constant time: the code has no branch and no memory index that depends on the key
+//! or the message — only on the message *length*, which is public. The one
+//! data-dependent choice (the final reduction) is a mask select through `subtle`.
+//! 128-bit multiplication is a single `mul` on 64-bit targets and a fixed sequence
+//! of 32-bit multiplies elsewhere, neither of which branches on its operands.
+
+use subtle::{Choice, ConditionallySelectable};
+use zeroize::Zeroize;
+
+/// `r`'s clamp (RFC 8439 §2.5): the top four bits of every 32-bit word and the
+/// bottom two bits of words 1..3 cleared, split into its two 64-bit halves.
+const CLAMP: [u64; 2] = [0x0fff_fffc_0fff_ffff, 0x0fff_fffc_0fff_fffc];
+
+/// The running state of one MAC: accumulator `h` and key `r`.
+///
+/// Invariant between blocks: `h = h[0] + h[1]·2^64 + h[2]·2^128` with `h[2] <= 4`,
+/// so `h < 5·2^128 < 2p`; the accumulator is only partly reduced until `finish`.
+#[derive(Clone)]
+pub(crate) struct MacState {
+    pub(crate) h: [u64; 3],
+    pub(crate) r: [u64; 2],
+}
+
+impl Zeroize for MacState {
+    fn zeroize(&mut self) {
+        self.h.zeroize();
+        self.r.zeroize();
+    }
+}
+
+#[inline(always)]
+fn le64(bytes: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[..8]);
+    u64::from_le_bytes(word)
+}
+
+#[inline(always)]
+fn mul(a: u64, b: u64) -> u128 {
+    u128::from(a) * u128::from(b)
+}
+
+impl MacState {
+    /// A fresh accumulator for the (unclamped) key half `r`.
+    pub(crate) fn new(r: &[u8; 16]) -> Self {
+        MacState {
+            h: [0; 3],
+            r: [le64(&r[..8]) & CLAMP[0], le64(&r[8..]) & CLAMP[1]],
+        }
+    }
+
+    /// Absorbs every 16-byte block of `data` (whose length is a multiple of 16), each
+    /// with `hibit` (1 for a full message block, 0 for the padded final one) added at
+    /// bit 128.
+    ///
+    /// Each step is `h = (h + m) · r mod 2^130 - 5`, partly reduced. Because the
+    /// clamp leaves `r1` divisible by 4, `r1 · 2^128 = (r1/4) · 2^130 ≡ 5·r1/4
+    /// = r1 + r1/4 (mod p)`; calling that `s1`, the product needs only four 64-bit
+    /// multiplications into two 128-bit column sums, plus one small one:
+    ///
+    /// ```text
+    /// d0 = h0·r0 + h1·s1            (< 2^126: r0 < 2^60, s1 < 2^61)
+    /// d1 = h0·r1 + h1·r0 + h2·s1    (< 2^125)
+    /// d2 = h2·r0                    (< 2^63: h2 <= 6 after adding a block)
+    /// ```
+    ///
+    /// then the bits from 2^130 up are folded back in times 5 (`2^130 ≡ 5`).
+    #[inline(always)]
+    pub(crate) fn blocks(&mut self, data: &[u8], hibit: u64) {
+        debug_assert_eq!(data.len() % 16, 0);
+        let [r0, r1] = self.r;
+        let s1 = r1 + (r1 >> 2);
+        let [mut h0, mut h1, mut h2] = self.h;
+        for block in data.chunks_exact(16) {
+            // h += m (with the 2^128 bit)
+            let t = u128::from(h0) + u128::from(le64(&block[..8]));
+            h0 = t as u64;
+            let t = u128::from(h1) + u128::from(le64(&block[8..])) + (t >> 64);
+            h1 = t as u64;
+            h2 += hibit + (t >> 64) as u64;
+
+            // h *= r
+            let d0 = mul(h0, r0) + mul(h1, s1);
+            let d1 = mul(h0, r1) + mul(h1, r0) + mul(h2, s1) + (d0 >> 64);
+            let top = h2 * r0 + (d1 >> 64) as u64;
+            h0 = d0 as u64;
+            h1 = d1 as u64;
+
+            // fold: top = 4c + (top & 3), and c·2^130 ≡ 5c
+            let fold = u128::from(top >> 2) * 5;
+            let t = u128::from(h0) + fold;
+            h0 = t as u64;
+            let t = u128::from(h1) + (t >> 64);
+            h1 = t as u64;
+            h2 = (top & 3) + (t >> 64) as u64;
+        }
+        self.h = [h0, h1, h2];
+    }
+
+    /// The tag: `h` fully reduced mod p, plus `s`, mod 2^128, little-endian.
+    pub(crate) fn finish(&self, s: &[u8; 16]) -> [u8; 16] {
+        let [h0, h1, h2] = self.h;
+        // g = h + 5 - 2^130; since h < 2p, h mod p is g when g >= 0 (bit 130 of h + 5
+        // set) and h otherwise.
+        let t = u128::from(h0) + 5;
+        let g0 = t as u64;
+        let t = u128::from(h1) + (t >> 64);
+        let g1 = t as u64;
+        let g2 = h2 + (t >> 64) as u64;
+        let use_g = Choice::from((g2 >> 2) as u8 & 1);
+        let f0 = u64::conditional_select(&h0, &g0, use_g);
+        let f1 = u64::conditional_select(&h1, &g1, use_g);
+
+        let t = u128::from(f0) + u128::from(le64(&s[..8]));
+        let t0 = t as u64;
+        let t1 = f1
+            .wrapping_add(le64(&s[8..]))
+            .wrapping_add((t >> 64) as u64);
+        let mut tag = [0u8; 16];
+        tag[..8].copy_from_slice(&t0.to_le_bytes());
+        tag[8..].copy_from_slice(&t1.to_le_bytes());
+        tag
+    }
+}

@@ -1,0 +1,164 @@
+//! Poly1305 (RFC 8439 §2.5): the one-time authenticator, incremental and one-shot.
+
+use core::fmt;
+
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use crate::backend::poly1305::{MacState, Poly1305Backend};
+use crate::error::Error;
+
+/// Bytes in a Poly1305 key: `r` (clamped) then `s`.
+pub const KEY_LEN: usize = 32;
+/// Bytes in a Poly1305 tag.
+pub const TAG_LEN: usize = 16;
+/// Bytes Poly1305 absorbs at a time.
+pub const BLOCK_LEN: usize = 16;
+
+/// An incremental Poly1305 computation: feed the message with [`Poly1305::update`] in
+/// pieces of any size, then [`Poly1305::finalize`]. Splitting the message differently
+/// gives the same tag.
+///
+/// A Poly1305 key must authenticate **one** message only; the AEADs derive a fresh one
+/// per nonce. The key, accumulator and buffered bytes are wiped on drop.
+///
+/// ```
+/// use ragged_chacha::{poly1305, Poly1305};
+///
+/// let key = [7u8; 32];
+/// let mut mac = Poly1305::new(&key);
+/// mac.update(b"split ");
+/// mac.update(b"anywhere");
+/// assert_eq!(mac.finalize(), poly1305(&key, b"split anywhere"));
+/// ```
+#[derive(Clone)]
+pub struct Poly1305 {
+    state: MacState,
+    s: [u8; 16],
+    /// Message bytes not yet absorbed: `buffer[..buffered]`, fewer than 16.
+    buffer: [u8; BLOCK_LEN],
+    buffered: usize,
+    backend: Poly1305Backend,
+}
+
+impl Poly1305 {
+    /// A MAC keyed with `key` (`r ‖ s`), on the fastest backend the CPU has.
+    pub fn new(key: &[u8; KEY_LEN]) -> Self {
+        let mut r = [0u8; 16];
+        let mut s = [0u8; 16];
+        r.copy_from_slice(&key[..16]);
+        s.copy_from_slice(&key[16..]);
+        let state = MacState::new(&r);
+        r.zeroize();
+        Poly1305 {
+            state,
+            s,
+            buffer: [0; BLOCK_LEN],
+            buffered: 0,
+            backend: Poly1305Backend::detect(),
+        }
+    }
+
+    /// The same MAC running on `backend`; an error if the CPU lacks its features.
+    pub fn with_backend(mut self, backend: Poly1305Backend) -> Result<Self, Error> {
+        self.backend = backend.checked()?;
+        Ok(self)
+    }
+
+    /// Switches to `backend`, which the caller has already checked is available.
+    pub(crate) fn set_backend_unchecked(&mut self, backend: Poly1305Backend) {
+        debug_assert!(backend.is_available());
+        self.backend = backend;
+    }
+
+    /// The backend this MAC runs on.
+    pub fn backend(&self) -> Poly1305Backend {
+        self.backend
+    }
+
+    /// Absorbs `data`, continuing the message.
+    pub fn update(&mut self, mut data: &[u8]) {
+        if self.buffered != 0 {
+            let take = data.len().min(BLOCK_LEN - self.buffered);
+            self.buffer[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
+            self.buffered += take;
+            data = &data[take..];
+            if self.buffered < BLOCK_LEN {
+                return;
+            }
+            self.backend.blocks(&mut self.state, &self.buffer);
+            self.buffered = 0;
+        }
+        let full = data.len() - data.len() % BLOCK_LEN;
+        if full != 0 {
+            self.backend.blocks(&mut self.state, &data[..full]);
+        }
+        let rest = &data[full..];
+        self.buffer[..rest.len()].copy_from_slice(rest);
+        self.buffered = rest.len();
+    }
+
+    /// Absorbs `data`, then zero bytes up to the next multiple of 16 of the message
+    /// length so far: RFC 8439's `pad16`, as the AEAD uses after the AAD and the
+    /// ciphertext.
+    pub fn update_padded(&mut self, data: &[u8]) {
+        self.update(data);
+        if self.buffered != 0 {
+            self.buffer[self.buffered..].fill(0);
+            self.backend.blocks(&mut self.state, &self.buffer);
+            self.buffered = 0;
+        }
+    }
+
+    /// The tag of everything absorbed.
+    pub fn finalize(mut self) -> [u8; TAG_LEN] {
+        if self.buffered != 0 {
+            // The final partial block: a 1 byte after the message, zeros after that,
+            // and no 2^128 bit.
+            self.buffer[self.buffered] = 1;
+            self.buffer[self.buffered + 1..].fill(0);
+            self.state.blocks(&self.buffer, 0);
+        }
+        self.state.finish(&self.s)
+    }
+
+    /// Checks the tag of everything absorbed against `expected` in constant time;
+    /// [`Error::AuthenticationFailed`] if they differ.
+    pub fn verify(self, expected: &[u8; TAG_LEN]) -> Result<(), Error> {
+        let mut tag = self.finalize();
+        let equal = tag[..].ct_eq(&expected[..]);
+        tag.zeroize();
+        if bool::from(equal) {
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
+    }
+}
+
+/// The Poly1305 tag of `message` under the one-time `key`.
+pub fn poly1305(key: &[u8; KEY_LEN], message: &[u8]) -> [u8; TAG_LEN] {
+    let mut mac = Poly1305::new(key);
+    mac.update(message);
+    mac.finalize()
+}
+
+impl fmt::Debug for Poly1305 {
+    /// Shows the backend and buffer fill; never key material.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Poly1305")
+            .field("backend", &self.backend)
+            .field("buffered", &self.buffered)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Poly1305 {
+    fn drop(&mut self) {
+        self.state.zeroize();
+        self.s.zeroize();
+        self.buffer.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for Poly1305 {}
