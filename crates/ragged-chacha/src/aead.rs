@@ -277,3 +277,25 @@ impl<V: AeadVariant> Drop for ChaChaPoly1305<V> {
 }
 
 impl<V: AeadVariant> ZeroizeOnDrop for ChaChaPoly1305<V> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_length_limit_is_exactly_rfc_8439s() {
+        assert_eq!(MAX_PLAINTEXT_LEN, 274_877_906_880);
+        assert_eq!(check_len(0), Ok(()));
+        #[cfg(target_pointer_width = "64")]
+        {
+            assert_eq!(check_len(MAX_PLAINTEXT_LEN as usize), Ok(()));
+            assert_eq!(
+                check_len(MAX_PLAINTEXT_LEN as usize + 1),
+                Err(Error::MessageTooLong {
+                    length: MAX_PLAINTEXT_LEN + 1,
+                    max: MAX_PLAINTEXT_LEN
+                })
+            );
+        }
+    }
+}
