@@ -1,6 +1,6 @@
 //! `ragged info`: what the CPU offers and what ragged picks.
 
-use ragged_chacha::Backend;
+use ragged_chacha::{AeadKind, Backend, Poly1305Backend};
 
 /// Prints the CPU features seen, the backend per primitive, and versions.
 pub fn run() {
@@ -19,6 +19,21 @@ pub fn run() {
         Backend::detect().name(),
         available.join(", "),
         compiled.join(", ")
+    );
+    let mac_available: Vec<_> = Poly1305Backend::available().map(|b| b.name()).collect();
+    let mac_compiled: Vec<_> = Poly1305Backend::all().iter().map(|b| b.name()).collect();
+    println!(
+        "poly1305    backend {} (available: {}; compiled: {})",
+        Poly1305Backend::detect().name(),
+        mac_available.join(", "),
+        mac_compiled.join(", ")
+    );
+    let aeads: Vec<_> = AeadKind::ALL.iter().map(|a| a.name()).collect();
+    println!(
+        "aead        {} (chacha {} + poly1305 {})",
+        aeads.join(", "),
+        Backend::detect().name(),
+        Poly1305Backend::detect().name()
     );
     println!("memcpy      {}", copy_strategy());
 }

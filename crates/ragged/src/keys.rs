@@ -45,3 +45,8 @@ fn decode(what: &str, text: &str) -> Result<Zeroizing<Vec<u8>>, String> {
         .map(Zeroizing::new)
         .map_err(|e| format!("{what} is not valid hex: {e}"))
 }
+
+/// Decodes a hex command-line argument (`what` names it in the error).
+pub fn hex_arg(what: &str, text: &str) -> Result<Vec<u8>, String> {
+    hex::decode(text).map_err(|e| format!("{what} is not valid hex: {e}"))
+}

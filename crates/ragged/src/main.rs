@@ -3,6 +3,7 @@
 
 mod info;
 mod keys;
+mod seal;
 mod selftest;
 mod speed;
 mod xor;
@@ -11,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use ragged_chacha::CipherKind;
+use ragged_chacha::{AeadKind, CipherKind};
 
 #[derive(Parser)]
 #[command(
@@ -49,6 +50,13 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         counter: u64,
     },
+    /// Encrypt and authenticate stdin with an AEAD; stdout gets the ciphertext followed
+    /// by the 16-byte tag. The whole message is held in memory (at most 1 GiB).
+    Seal(AeadArgs),
+    /// Check and decrypt stdin (ciphertext followed by the 16-byte tag); stdout gets
+    /// the plaintext. On any mismatch: exit status 1, "authentication failed" on
+    /// stderr, and nothing on stdout. The whole message is held in memory (at most 1 GiB).
+    Open(AeadArgs),
     /// Run the known-answer vectors on every backend this CPU has; exit 1 on any failure.
     Selftest,
     /// Show the CPU features seen, the backend chosen for each primitive, and versions.
@@ -56,6 +64,47 @@ enum Command {
     /// Time ragged against its peers in one run, interleaved; MB/s per size and the
     /// ratio to the best peer.
     Speed(speed::SpeedArgs),
+}
+
+/// The arguments `seal` and `open` share.
+#[derive(clap::Args)]
+struct AeadArgs {
+    /// The AEAD: chacha20-poly1305 or xchacha20-poly1305.
+    #[arg(long, value_parser = parse_aead)]
+    aead: AeadKind,
+    /// The 32-byte key as 64 hex digits.
+    #[arg(
+        long,
+        required_unless_present = "key_file",
+        conflicts_with = "key_file"
+    )]
+    key: Option<String>,
+    /// A file holding the key: 32 raw bytes, or 64 hex digits.
+    #[arg(long)]
+    key_file: Option<PathBuf>,
+    /// The nonce in hex: 12 bytes (chacha20-poly1305) or 24 (xchacha20-poly1305).
+    /// Never seal two messages with the same key and nonce.
+    #[arg(long)]
+    nonce: String,
+    /// Associated data in hex: authenticated, not encrypted, not output.
+    #[arg(long, default_value = "")]
+    aad: String,
+}
+
+impl AeadArgs {
+    /// Parses the key, nonce and AAD and runs `f` with them.
+    fn run(self, f: seal::Run) -> Result<(), String> {
+        let (key, nonce) = keys::load(self.key.as_deref(), self.key_file.as_deref(), &self.nonce)?;
+        let aad = keys::hex_arg("aad", &self.aad)?;
+        f(self.aead, &key, &nonce, &aad)
+    }
+}
+
+fn parse_aead(name: &str) -> Result<AeadKind, String> {
+    AeadKind::from_name(name).ok_or_else(|| {
+        let names: Vec<_> = AeadKind::ALL.iter().map(|a| a.name()).collect();
+        format!("unknown AEAD '{name}' (one of: {})", names.join(", "))
+    })
 }
 
 fn parse_cipher(name: &str) -> Result<CipherKind, String> {
@@ -76,6 +125,8 @@ fn main() -> ExitCode {
             counter,
         } => keys::load(key.as_deref(), key_file.as_deref(), &nonce)
             .and_then(|(key, nonce)| xor::run(cipher, &key, &nonce, counter)),
+        Command::Seal(args) => args.run(seal::seal),
+        Command::Open(args) => args.run(seal::open),
         Command::Selftest => return selftest::run(),
         Command::Info => {
             info::run();
