@@ -185,3 +185,38 @@ fn bad_sizes_and_primitives_are_refused() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn quick_aeads_have_ragged_its_backends_and_the_peers() {
+    let out = speed(&[
+        "chacha20-poly1305",
+        "xchacha20-poly1305",
+        "--quick",
+        "--rounds",
+        "2",
+        "--sizes",
+        "1,65,1420",
+        "--backends",
+        "--json",
+        "-",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let results = doc["results"].as_array().unwrap();
+    let has = |primitive: &str, implementation: &str| {
+        results
+            .iter()
+            .any(|r| r["primitive"] == primitive && r["implementation"] == implementation)
+    };
+    for implementation in ["ragged", "ragged-portable", "rustcrypto", "ring"] {
+        assert!(has("chacha20-poly1305", implementation), "{implementation}");
+    }
+    for implementation in ["ragged", "ragged-portable", "rustcrypto"] {
+        assert!(
+            has("xchacha20-poly1305", implementation),
+            "{implementation}"
+        );
+    }
+    assert!(!has("xchacha20-poly1305", "ring"));
+}

@@ -4,11 +4,13 @@
 //!
 //! - `registry.rs` — primitives, cases (size, offset) and the implementation traits
 //! - `chacha.rs`, `openssl.rs` — the ChaCha implementations: ragged and its peers
+//! - `aead.rs` — the AEAD implementations: ragged, RustCrypto and ring
 //! - `memcpy.rs` — the copy implementations: ragged, its word strategy and the peers
 //! - `timing.rs` — the interleaved sampler (knows nothing of any primitive)
 //! - `report.rs`, `plot.rs` — tables, JSON and SVG
 //! - `sizes.rs` — the default sizes and the `--sizes` parser
 
+mod aead;
 mod chacha;
 mod memcpy;
 #[cfg(feature = "openssl")]

@@ -78,7 +78,13 @@ pub struct Selection {
 }
 
 /// The names of every primitive, in the order they are run.
-pub const NAMES: &[&str] = &["chacha20", "xchacha20", "memcpy"];
+pub const NAMES: &[&str] = &[
+    "chacha20",
+    "xchacha20",
+    "chacha20-poly1305",
+    "xchacha20-poly1305",
+    "memcpy",
+];
 
 /// The sizes `name` is measured at when `--sizes` is not given.
 pub fn default_sizes(name: &str) -> &'static [usize] {
@@ -120,6 +126,14 @@ pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Vec<Pr
     let parts = match name {
         "chacha20" => vec![part(cases, super::chacha::chacha20(selection))],
         "xchacha20" => vec![part(cases, super::chacha::xchacha20(selection))],
+        "chacha20-poly1305" => vec![part(
+            cases,
+            super::aead::aead(ragged_chacha::AeadKind::ChaCha20Poly1305, selection),
+        )],
+        "xchacha20-poly1305" => vec![part(
+            cases,
+            super::aead::aead(ragged_chacha::AeadKind::XChaCha20Poly1305, selection),
+        )],
         "memcpy" => {
             let (small, large): (Vec<Case>, Vec<Case>) = cases
                 .into_iter()

@@ -1,0 +1,220 @@
+//! The AEAD implementations: ragged (dispatched and per ChaCha backend), RustCrypto's
+//! `chacha20poly1305`, and ring (ChaCha20-Poly1305 only).
+//!
+//! Each call seals the message in place under a fresh nonce with empty AAD and writes
+//! the 16-byte tag after it. ragged and RustCrypto construct their AEAD per message
+//! (key setup is only a copy for both); ring keeps its `LessSafeKey`, the fastest way
+//! its API allows. OpenSSL is not a peer here yet.
+
+use std::hint::black_box;
+
+use chacha20poly1305::aead::{AeadInOut, KeyInit};
+use ragged_chacha::{AeadKind, AnyAead, Backend};
+
+use super::registry::{Buffer, Case, Implementation, KEY, Role, Runner, Selection, next_nonce};
+
+/// The implementations of `chacha20-poly1305` or `xchacha20-poly1305`.
+pub fn aead(kind: AeadKind, selection: Selection) -> Vec<Box<dyn Implementation>> {
+    let mut list: Vec<Box<dyn Implementation>> = vec![Box::new(Ragged {
+        kind,
+        backend: None,
+    })];
+    if selection.backends {
+        for backend in Backend::available() {
+            list.push(Box::new(Ragged {
+                kind,
+                backend: Some(backend),
+            }));
+        }
+    }
+    list.push(Box::new(RustCrypto(kind)));
+    if kind == AeadKind::ChaCha20Poly1305 {
+        list.push(Box::new(Ring));
+    }
+    list
+}
+
+/// The message plus 16 bytes for the tag, and a nonce of `kind`'s length.
+fn buffers(case: Case, nonce_len: usize) -> (Buffer, Vec<u8>) {
+    let buf = Buffer::message(Case {
+        size: case.size + 16,
+        offset: case.offset,
+    });
+    (buf, vec![0; nonce_len])
+}
+
+struct Ragged {
+    kind: AeadKind,
+    backend: Option<Backend>,
+}
+
+impl Implementation for Ragged {
+    fn name(&self) -> String {
+        match self.backend {
+            None => "ragged".into(),
+            Some(b) => format!("ragged-{}", b.name()),
+        }
+    }
+
+    fn role(&self) -> Role {
+        match self.backend {
+            None => Role::Ragged,
+            Some(_) => Role::RaggedBackend,
+        }
+    }
+
+    fn prepare(&self, case: Case) -> Box<dyn Runner> {
+        let (buf, nonce) = buffers(case, self.kind.nonce_len());
+        Box::new(RaggedRunner {
+            kind: self.kind,
+            backend: self.backend.unwrap_or_else(Backend::detect),
+            buf,
+            nonce,
+            n: 0,
+        })
+    }
+}
+
+struct RaggedRunner {
+    kind: AeadKind,
+    backend: Backend,
+    buf: Buffer,
+    nonce: Vec<u8>,
+    n: u64,
+}
+
+impl Runner for RaggedRunner {
+    #[inline(never)]
+    fn run(&mut self) {
+        next_nonce(&mut self.nonce, &mut self.n);
+        let aead = AnyAead::new(self.kind, black_box(&KEY))
+            .with_backend(self.backend)
+            .expect("only available backends are listed");
+        let len = self.buf.len() - 16;
+        let (msg, tag) = self.buf.split_at_mut(len);
+        let t = aead
+            .encrypt_in_place_detached(black_box(&self.nonce), b"", black_box(msg))
+            .expect("a benchmark message is short");
+        tag.copy_from_slice(&t);
+        black_box(&mut self.buf);
+    }
+
+    fn output(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+/// RustCrypto's `chacha20poly1305`, constructed per message.
+struct RustCrypto(AeadKind);
+
+impl Implementation for RustCrypto {
+    fn name(&self) -> String {
+        "rustcrypto".into()
+    }
+
+    fn role(&self) -> Role {
+        Role::Peer
+    }
+
+    fn prepare(&self, case: Case) -> Box<dyn Runner> {
+        let (buf, nonce) = buffers(case, self.0.nonce_len());
+        Box::new(RustCryptoRunner {
+            kind: self.0,
+            buf,
+            nonce,
+            n: 0,
+        })
+    }
+}
+
+struct RustCryptoRunner {
+    kind: AeadKind,
+    buf: Buffer,
+    nonce: Vec<u8>,
+    n: u64,
+}
+
+impl Runner for RustCryptoRunner {
+    #[inline(never)]
+    fn run(&mut self) {
+        next_nonce(&mut self.nonce, &mut self.n);
+        let len = self.buf.len() - 16;
+        let (msg, tag) = self.buf.split_at_mut(len);
+        let key = black_box(&KEY).into();
+        let t = match self.kind {
+            AeadKind::XChaCha20Poly1305 => chacha20poly1305::XChaCha20Poly1305::new(key)
+                .encrypt_inout_detached(
+                    self.nonce[..].try_into().expect("24 bytes"),
+                    b"",
+                    black_box(msg).into(),
+                ),
+            _ => chacha20poly1305::ChaCha20Poly1305::new(key).encrypt_inout_detached(
+                self.nonce[..].try_into().expect("12 bytes"),
+                b"",
+                black_box(msg).into(),
+            ),
+        }
+        .expect("a benchmark message is short");
+        tag.copy_from_slice(&t);
+        black_box(&mut self.buf);
+    }
+
+    fn output(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+/// ring's ChaCha20-Poly1305 with one `LessSafeKey` kept across messages.
+struct Ring;
+
+impl Implementation for Ring {
+    fn name(&self) -> String {
+        "ring".into()
+    }
+
+    fn role(&self) -> Role {
+        Role::Peer
+    }
+
+    fn prepare(&self, case: Case) -> Box<dyn Runner> {
+        let (buf, nonce) = buffers(case, 12);
+        let key = ring::aead::UnboundKey::new(&ring::aead::CHACHA20_POLY1305, &KEY)
+            .expect("a 32-byte key");
+        Box::new(RingRunner {
+            key: ring::aead::LessSafeKey::new(key),
+            buf,
+            nonce: nonce.try_into().expect("12 bytes"),
+            n: 0,
+        })
+    }
+}
+
+struct RingRunner {
+    key: ring::aead::LessSafeKey,
+    buf: Buffer,
+    nonce: [u8; 12],
+    n: u64,
+}
+
+impl Runner for RingRunner {
+    #[inline(never)]
+    fn run(&mut self) {
+        next_nonce(&mut self.nonce, &mut self.n);
+        let len = self.buf.len() - 16;
+        let (msg, tag) = self.buf.split_at_mut(len);
+        let t = self
+            .key
+            .seal_in_place_separate_tag(
+                ring::aead::Nonce::assume_unique_for_key(self.nonce),
+                ring::aead::Aad::empty(),
+                black_box(msg),
+            )
+            .expect("a benchmark message is short");
+        tag.copy_from_slice(t.as_ref());
+        black_box(&mut self.buf);
+    }
+
+    fn output(&self) -> &[u8] {
+        &self.buf
+    }
+}
