@@ -115,6 +115,7 @@ fn parse_cipher(name: &str) -> Result<CipherKind, String> {
 }
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Xor {
@@ -140,5 +141,16 @@ fn main() -> ExitCode {
             eprintln!("ragged: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so a closed stdout makes `println!` panic; a command-line tool
+/// should instead end quietly when its reader goes away (`ragged speed | head`).
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called once at the start of `main`, before any other thread exists;
+    // setting a signal's action to its default has no other precondition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
