@@ -60,8 +60,6 @@
 
 use core::arch::x86_64::*;
 
-use zeroize::Zeroize;
-
 use super::portable::MacState;
 
 /// Runs of fewer blocks than this stay on the portable code: building the powers of
@@ -75,34 +73,55 @@ pub(crate) const MIN_BLOCKS: usize = 16;
 /// `2^26 - 1`.
 const MASK26: u64 = (1 << 26) - 1;
 
-/// The multipliers `blocks4` needs, built from `r`, `r²`, `r³`, `r⁴` once per MAC on
-/// its first AVX2 run.
+/// The multipliers `blocks4` needs, built from `r`, `r²`, `r³`, `r⁴` on the stack for
+/// each AVX2 run and wiped after it.
 ///
-/// Each row is four 32-bit lanes (packed in pairs into `u64`s, so wiping takes half
-/// the stores) that one zero-extending `vpmovzxdq` load turns into a vector of four
-/// 64-bit lanes: rows 0..5 are limbs 0..5 of the multiplier, rows 5..9 limbs 1..5 of
-/// five times it (the `5·b` of the product; each below `2^30`). See [`blocks4`] for
-/// why it loads them rather than keeping them in registers.
-#[derive(Clone, Default)]
+/// Not cached in the MAC state: the AEAD makes one AVX2 run per message anyway, and
+/// a state carrying ~300 bytes of table made every by-value move of a `Poly1305` a
+/// `memmove` call — 5-9% slower sealing at 64-256 bytes, where the table is not even
+/// used. An incremental MAC fed in large pieces pays the three multiplications per
+/// piece instead (well under 5% for pieces of 1 KiB and more).
+///
+/// Each row is four 32-bit lanes (packed in pairs into `u64`s) that one
+/// zero-extending `vpmovzxdq` load turns into a vector of four 64-bit lanes: rows 0..5
+/// are limbs 0..5 of the multiplier, rows 5..9 limbs 1..5 of five times it (the `5·b`
+/// of the product; each below `2^30`). See [`blocks4`] for why it loads them rather
+/// than keeping them in registers.
 pub(crate) struct Powers {
     /// `r⁴` in every lane: the Horner step.
     r4: [[u64; 2]; 9],
     /// `(r⁴, r², r³, r)` in lanes 0..4: the final combine (lanes hold blocks 0, 2, 1,
     /// 3 of a group).
     last: [[u64; 2]; 9],
-    ready: bool,
 }
 
-impl Zeroize for Powers {
-    /// Wipes the table if it was ever filled. A MAC that never took the AVX2 path
-    /// (every short message) skips the volatile stores; whether it took it depends on
-    /// the message length only.
-    fn zeroize(&mut self) {
-        if self.ready {
-            self.r4.zeroize();
-            self.last.zeroize();
-            self.ready = false;
+impl Powers {
+    /// The table for `state`'s `r`.
+    fn new(state: &MacState) -> Self {
+        let r = [state.r[0], state.r[1], 0];
+        let r2 = state.times_r(r);
+        let r3 = state.times_r(r2);
+        let r4 = state.times_r(r3);
+        // Every limb is below 5·2^24 (see the module comment).
+        let [r, r2, r3, r4] = [r, r2, r3, r4].map(split26);
+        Powers {
+            r4: rows([r4; 4]),
+            last: rows([r4, r2, r3, r]),
         }
+    }
+}
+
+impl Drop for Powers {
+    fn drop(&mut self) {
+        // One volatile store of each whole table (a few vector stores, where
+        // `zeroize` would store element by element), then a fence so the wipe is not
+        // reordered before the last use.
+        // SAFETY: both are valid, aligned, exclusively borrowed arrays.
+        unsafe {
+            core::ptr::write_volatile(&mut self.r4, [[0; 2]; 9]);
+            core::ptr::write_volatile(&mut self.last, [[0; 2]; 9]);
+        }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -163,22 +182,6 @@ fn join26(mut t: [u64; 5]) -> [u64; 3] {
     ]
 }
 
-/// Fills in `state.powers` if this MAC has not needed them yet.
-fn ensure_powers(state: &mut MacState) {
-    if state.powers.ready {
-        return;
-    }
-    let r = [state.r[0], state.r[1], 0];
-    let r2 = state.times_r(r);
-    let r3 = state.times_r(r2);
-    let r4 = state.times_r(r3);
-    // Every limb is below 5·2^24 (see the module comment).
-    let [r, r2, r3, r4] = [r, r2, r3, r4].map(split26);
-    state.powers.r4 = rows([r4; 4]);
-    state.powers.last = rows([r4, r2, r3, r]);
-    state.powers.ready = true;
-}
-
 /// Absorbs the full blocks of `data` (a multiple of 16 bytes): runs of at least
 /// [`MIN_BLOCKS`] four at a time with AVX2, the rest (and everything, on a CPU without
 /// AVX2) with the portable code.
@@ -190,11 +193,12 @@ pub(crate) fn blocks(state: &mut MacState, data: &[u8]) {
         state.blocks(data, 1);
         return;
     }
-    ensure_powers(state);
+    let powers = Powers::new(state);
     let (head, tail) = data.split_at(vector_len);
     // SAFETY: the CPU has AVX2 (checked just above); `head` is a non-empty multiple of
     // 64 bytes (at least MIN_BLOCKS >= 4 blocks, rounded down to a multiple of 4).
-    unsafe { blocks4(&mut state.h, &state.powers, head) };
+    unsafe { blocks4(&mut state.h, &powers, head) };
+    drop(powers);
     state.blocks(tail, 1);
 }
 
@@ -459,10 +463,10 @@ mod tests {
                         want.h = h;
                         let mut got = want.clone();
                         want.blocks(data, 1);
-                        ensure_powers(&mut got);
+                        let powers = Powers::new(&got);
                         // SAFETY: AVX2 checked above; `data` is a non-empty multiple
                         // of 64 bytes.
-                        unsafe { blocks4(&mut got.h, &got.powers, data) };
+                        unsafe { blocks4(&mut got.h, &powers, data) };
                         assert!(got.h[2] <= 4, "top limb {} out of range", got.h[2]);
                         assert_eq!(
                             reduced(&got),

@@ -23,18 +23,12 @@ const CLAMP: [u64; 2] = [0x0fff_fffc_0fff_ffff, 0x0fff_fffc_0fff_fffc];
 pub(crate) struct MacState {
     pub(crate) h: [u64; 3],
     pub(crate) r: [u64; 2],
-    /// `r`, `r²`, `r³`, `r⁴` for the AVX2 backend, computed on its first multi-block
-    /// call (so a MAC that never takes that path never pays for them).
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) powers: super::avx2::Powers,
 }
 
 impl Zeroize for MacState {
     fn zeroize(&mut self) {
         self.h.zeroize();
         self.r.zeroize();
-        #[cfg(target_arch = "x86_64")]
-        self.powers.zeroize();
     }
 }
 
@@ -72,8 +66,6 @@ impl MacState {
         MacState {
             h: [0; 3],
             r: [le64(&r[..8]) & CLAMP[0], le64(&r[8..]) & CLAMP[1]],
-            #[cfg(target_arch = "x86_64")]
-            powers: Default::default(),
         }
     }
 
