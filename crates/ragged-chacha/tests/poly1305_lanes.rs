@@ -1,10 +1,10 @@
 //! Edge cases of the multi-block Poly1305 backends, on every backend this CPU has,
-//! against RustCrypto's `poly1305`: lengths around multiples of 4 and 8 blocks (where
-//! the lane combine and the portable remainder meet), all-0xff messages and keys (the
-//! largest limb values), and messages fed in pieces cut at every block boundary up to
-//! 8 blocks and from 16 to 24 (the AVX2 backend takes runs of 16 blocks or more), so
-//! the state crosses between the portable and the SIMD code in both directions, at
-//! every lane phase.
+//! against RustCrypto's `poly1305`: lengths around multiples of 4 and 8 blocks and
+//! around the AVX2 threshold (where the lane combine and the portable remainder
+//! meet), all-0xff messages and keys (the largest limb values), and messages fed in
+//! pieces cut at every block boundary up to 8 blocks and from 16 to 28 (the AVX2
+//! backend takes runs of 20 blocks or more), so the state crosses between the
+//! portable and the SIMD code in both directions, at every lane phase.
 
 mod common;
 
@@ -55,7 +55,9 @@ fn messages(seed: u64, len: usize) -> [Vec<u8>; 3] {
 #[test]
 fn lengths_around_the_lane_boundaries() {
     let mut checked = 0;
-    for blocks in [1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129] {
+    for blocks in [
+        1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 19, 20, 21, 24, 63, 64, 65, 127, 128, 129,
+    ] {
         for delta in [-1i64, 0, 1] {
             let len = (blocks * 16) as i64 + delta;
             let len = len as usize;
@@ -77,21 +79,21 @@ fn lengths_around_the_lane_boundaries() {
             }
         }
     }
-    assert!(checked >= 16 * 3 * 9);
+    assert!(checked >= 20 * 3 * 9);
 }
 
-/// Piece lengths in blocks: every one up to 8 (portable), and 16 to 24 (SIMD, at
-/// every phase mod 4 and 8).
+/// Piece lengths in blocks: every one up to 8 (portable), and 16 to 28 (either side
+/// of the AVX2 threshold, at every phase mod 4 and 8).
 fn piece_blocks() -> impl Iterator<Item = usize> + Clone {
-    (0..=8).chain(16..=24)
+    (0..=8).chain(16..=28)
 }
 
 #[test]
-fn cuts_at_every_block_boundary_up_to_8_blocks_and_from_16_to_24() {
+fn cuts_at_every_block_boundary_up_to_8_blocks_and_from_16_to_28() {
     // Two cuts, at a and a + b blocks, or one byte past them, so the first two pieces
     // go to the portable code or the SIMD code depending on their length, and the
     // state is handed across in both directions at every lane phase; the rest of the
-    // message (at least 12 blocks) takes either path after that.
+    // message (at least 4 blocks) takes either path after that.
     let mut checked = 0;
     for total_blocks in [60, 129] {
         let len = total_blocks * 16 + 5;
@@ -117,7 +119,7 @@ fn cuts_at_every_block_boundary_up_to_8_blocks_and_from_16_to_24() {
             }
         }
     }
-    assert!(checked >= 2 * 3 * 3 * 18 * 18 * 2);
+    assert!(checked >= 2 * 3 * 3 * 22 * 22 * 2);
 }
 
 #[test]
@@ -126,9 +128,9 @@ fn repeated_simd_runs_on_one_mac() {
     // with odd bytes between them.
     for backend in Poly1305Backend::available() {
         for key in keys(7) {
-            let message = bytes(0xfeed, 200 * 16 + 3);
+            let message = bytes(0xfeed, 240 * 16 + 3);
             let expected = reference(&key, &message);
-            let cuts: Vec<usize> = (1..11).map(|i| i * (17 * 16 + 16) + (i % 3)).collect();
+            let cuts: Vec<usize> = (1..11).map(|i| i * (21 * 16 + 16) + (i % 3)).collect();
             assert_eq!(
                 tag_in_pieces(backend, &key, &message, &cuts),
                 expected,

@@ -63,12 +63,12 @@ use core::arch::x86_64::*;
 use super::portable::MacState;
 
 /// Runs of fewer blocks than this stay on the portable code: building the powers of
-/// `r` (three scalar multiplications, once per MAC), moving `h` in and out and the
-/// final lane combine cost about as much as a dozen blocks. Measured on Zen 3 (one
-/// `ragged speed poly1305 --backends` run, whole MAC with key setup), AVX2 over
-/// portable: 0.87x at 8 blocks, 0.89x at 10, 0.98x at 12, 1.07x at 16, 1.75x at
-/// 1420 bytes, 2.3x at 16 KiB.
-pub(crate) const MIN_BLOCKS: usize = 16;
+/// `r` (three scalar multiplications and the tables, per run), moving `h` in and out
+/// and the final lane combine cost about as much as a dozen and a half blocks.
+/// Measured on Zen 3 (`ragged speed poly1305 --backends`, the whole MAC with key
+/// setup, two runs), AVX2 over portable: 0.93x at 16 blocks, 1.00x at 18, 1.01-1.02x
+/// at 20, 1.08x at 22, 1.16x at 28, 1.65x at 1420 bytes, 2.2x at 16 KiB.
+pub(crate) const MIN_BLOCKS: usize = 20;
 
 /// `2^26 - 1`.
 const MASK26: u64 = (1 << 26) - 1;

@@ -24,7 +24,7 @@ pub enum Poly1305Backend {
     /// target.
     Portable,
     /// x86-64 AVX2: four blocks at a time with 26-bit limbs, for runs of at least
-    /// 16 blocks (shorter runs, and the blocks past the last multiple of 4, take the
+    /// 20 blocks (shorter runs, and the blocks past the last multiple of 4, take the
     /// portable path).
     Avx2,
 }
