@@ -5,6 +5,7 @@
 //! - `registry.rs` — primitives, cases (size, offset) and the implementation traits
 //! - `chacha.rs`, `openssl.rs` — the ChaCha implementations: ragged and its peers
 //! - `aead.rs` — the AEAD implementations: ragged, RustCrypto and ring
+//! - `poly1305.rs` — the MAC alone: ragged (per Poly1305 backend) and RustCrypto
 //! - `memcpy.rs` — the copy implementations: ragged, its word strategy and the peers
 //! - `timing.rs` — the interleaved sampler (knows nothing of any primitive)
 //! - `report.rs`, `plot.rs` — tables, JSON and SVG
@@ -16,6 +17,7 @@ mod memcpy;
 #[cfg(feature = "openssl")]
 mod openssl;
 mod plot;
+mod poly1305;
 mod registry;
 mod report;
 mod sizes;

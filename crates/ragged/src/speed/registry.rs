@@ -83,6 +83,7 @@ pub const NAMES: &[&str] = &[
     "xchacha20",
     "chacha20-poly1305",
     "xchacha20-poly1305",
+    "poly1305",
     "memcpy",
 ];
 
@@ -134,6 +135,7 @@ pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Vec<Pr
             cases,
             super::aead::aead(ragged_chacha::AeadKind::XChaCha20Poly1305, selection),
         )],
+        "poly1305" => vec![part(cases, super::poly1305::poly1305(selection))],
         "memcpy" => {
             let (small, large): (Vec<Case>, Vec<Case>) = cases
                 .into_iter()

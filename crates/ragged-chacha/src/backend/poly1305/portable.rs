@@ -44,6 +44,22 @@ fn mul(a: u64, b: u64) -> u128 {
     u128::from(a) * u128::from(b)
 }
 
+/// `h · r mod p` for `h[2] <= 7` (so `h2·r0 < 2^63`), partly reduced: the result's
+/// top limb is at most 4. `s1 = r1 + r1/4`; see [`MacState::blocks`] for the columns.
+#[inline(always)]
+fn mul_r([h0, h1, h2]: [u64; 3], r0: u64, r1: u64, s1: u64) -> [u64; 3] {
+    let d0 = mul(h0, r0) + mul(h1, s1);
+    let d1 = mul(h0, r1) + mul(h1, r0) + mul(h2, s1) + (d0 >> 64);
+    let top = h2 * r0 + (d1 >> 64) as u64;
+
+    // fold: top = 4c + (top & 3), and c·2^130 ≡ 5c
+    let fold = u128::from(top >> 2) * 5;
+    let t = u128::from(d0 as u64) + fold;
+    let h0 = t as u64;
+    let t = u128::from(d1 as u64) + (t >> 64);
+    [h0, t as u64, (top & 3) + (t >> 64) as u64]
+}
+
 impl MacState {
     /// A fresh accumulator for the (unclamped) key half `r`.
     pub(crate) fn new(r: &[u8; 16]) -> Self {
@@ -83,22 +99,16 @@ impl MacState {
             h1 = t as u64;
             h2 += hibit + (t >> 64) as u64;
 
-            // h *= r
-            let d0 = mul(h0, r0) + mul(h1, s1);
-            let d1 = mul(h0, r1) + mul(h1, r0) + mul(h2, s1) + (d0 >> 64);
-            let top = h2 * r0 + (d1 >> 64) as u64;
-            h0 = d0 as u64;
-            h1 = d1 as u64;
-
-            // fold: top = 4c + (top & 3), and c·2^130 ≡ 5c
-            let fold = u128::from(top >> 2) * 5;
-            let t = u128::from(h0) + fold;
-            h0 = t as u64;
-            let t = u128::from(h1) + (t >> 64);
-            h1 = t as u64;
-            h2 = (top & 3) + (t >> 64) as u64;
+            [h0, h1, h2] = mul_r([h0, h1, h2], r0, r1, s1);
         }
         self.h = [h0, h1, h2];
+    }
+
+    /// `h · r mod p`, partly reduced to the accumulator's invariant (`[2] <= 4`), for
+    /// any `h` with `h[2] <= 7`: how the SIMD backends build their powers of `r`.
+    pub(crate) fn times_r(&self, h: [u64; 3]) -> [u64; 3] {
+        let [r0, r1] = self.r;
+        mul_r(h, r0, r1, r1 + (r1 >> 2))
     }
 
     /// The tag: `h` fully reduced mod p, plus `s`, mod 2^128, little-endian.
