@@ -152,6 +152,10 @@ fn every_backend_is_checked() {
     assert!(available.contains(&Backend::Portable));
     #[cfg(target_arch = "x86_64")]
     assert!(available.contains(&Backend::Sse2));
+    // NEON is baseline on aarch64 Linux (and QEMU reports it): a missing Neon means
+    // detection is broken.
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    assert!(available.contains(&Backend::Neon));
     for b in Backend::all() {
         assert_eq!(Backend::from_name(b.name()), Some(*b));
     }

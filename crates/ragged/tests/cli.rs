@@ -2,12 +2,15 @@
 //! write nothing to stdout.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use ragged_chacha::{AnyCipher, CipherKind};
 
+mod common;
+use common::ragged_command;
+
 fn ragged(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ragged"))
+    let mut child = ragged_command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -1,10 +1,11 @@
 //! `ragged speed` end to end: a quick run's JSON has the agreed shape. No timing is
 //! asserted (these machines are shared and noisy).
 
-use std::process::Command;
+mod common;
+use common::ragged_command;
 
 fn speed(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ragged"))
+    ragged_command()
         .arg("speed")
         .args(args)
         .output()

@@ -1,5 +1,7 @@
 //! The one place that knows which backends exist, detects the CPU, and dispatches.
 
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+mod aarch64;
 pub(crate) mod generic;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
@@ -13,6 +15,22 @@ macro_rules! cpu_has {
         #[cfg(feature = "std")]
         {
             std::is_x86_feature_detected!($feature)
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            cfg!(target_feature = $feature)
+        }
+    }};
+}
+
+/// Whether the running CPU has an aarch64 feature: at run time with `std`, otherwise
+/// only what the build enables with `-C target-feature`.
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+macro_rules! cpu_has {
+    ($feature:tt) => {{
+        #[cfg(feature = "std")]
+        {
+            std::arch::is_aarch64_feature_detected!($feature)
         }
         #[cfg(not(feature = "std"))]
         {
@@ -44,6 +62,8 @@ pub enum Backend {
     Avx2,
     /// x86-64 AVX-512 F/BW/VL, 16 blocks per batch with masked tails.
     Avx512,
+    /// aarch64 NEON, 4 blocks per batch with `tbl` tails.
+    Neon,
 }
 
 /// Every backend compiled for this target, slowest first.
@@ -57,6 +77,8 @@ const ALL: &[Backend] = &[
     Backend::Avx2,
     #[cfg(target_arch = "x86_64")]
     Backend::Avx512,
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Backend::Neon,
 ];
 
 /// `detect()`'s answer as an index into `ALL`, plus one; 0 until first computed.
@@ -102,6 +124,8 @@ impl Backend {
             Backend::Avx2 => cpu_has!("avx2"),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => cpu_has!("avx512f") && cpu_has!("avx512bw") && cpu_has!("avx512vl"),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon => cpu_has!("neon"),
             #[allow(unreachable_patterns)]
             _ => false,
         }
@@ -115,6 +139,7 @@ impl Backend {
             Backend::Ssse3 => "ssse3",
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
+            Backend::Neon => "neon",
         }
     }
 
@@ -149,6 +174,8 @@ impl Backend {
                 Backend::Avx2 => x86_64::avx2(state, counter, input, output, len),
                 #[cfg(target_arch = "x86_64")]
                 Backend::Avx512 => x86_64::avx512(state, counter, input, output, len),
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                Backend::Neon => aarch64::neon(state, counter, input, output, len),
                 _ => portable::xor_keystream(state, counter, input, output, len),
             }
         }

@@ -1,0 +1,30 @@
+//! aarch64 backend: the generic kernel instantiated with NEON lanes under
+//! `target_feature(enable = "neon")`.
+
+mod neon;
+
+use self::neon::Neon;
+use super::generic;
+use crate::state::State;
+
+/// 4-block NEON batches; a remainder of up to 2 blocks in the row form (one or two
+/// interleaved single-block sets), else one more 4-block batch; the partial vector
+/// with a `tbl` permutation over an overlapping window.
+///
+/// # Safety
+/// The CPU has NEON; `input` is readable and `output` writable for `len` bytes, equal
+/// or disjoint.
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn neon(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+) {
+    // SAFETY: `Neon` needs only the feature enabled for this function; the pointer
+    // contract is forwarded.
+    unsafe {
+        generic::xor_keystream_rows::<Neon, Neon, Neon, Neon>(state, counter, input, output, len)
+    }
+}
