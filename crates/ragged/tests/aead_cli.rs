@@ -2,29 +2,11 @@
 //! §2.8.2 vector, and refusals that exit 1 with "authentication failed" and write
 //! nothing to stdout.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::ragged;
+use std::process::Output;
 
 use ragged_chacha::{AeadKind, AnyAead};
-
-fn ragged(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ragged"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run ragged");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The child may exit early on an error; a broken pipe is then expected.
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
 
 const KEY: &str = "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f";
 

@@ -1,32 +1,10 @@
 //! The `ragged` binary end to end: xor against the library, streaming, and errors that
 //! write nothing to stdout.
 
-use std::io::Write;
-use std::process::{Output, Stdio};
-
 use ragged_chacha::{AnyCipher, CipherKind};
 
 mod common;
-use common::ragged_command;
-
-fn ragged(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = ragged_command()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run ragged");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The child may exit early on an error; a broken pipe is then expected.
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
+use common::ragged;
 
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 

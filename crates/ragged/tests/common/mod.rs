@@ -1,6 +1,9 @@
 //! How the integration tests start the `ragged` binary.
 
-use std::process::Command;
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 /// A `Command` for the `ragged` binary under test.
 ///
@@ -21,4 +24,24 @@ pub fn ragged_command() -> Command {
         }
         None => Command::new(exe),
     }
+}
+
+/// Runs `ragged args…` with `stdin` as its input and collects its output.
+pub fn ragged(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = ragged_command()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ragged");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The child may exit early on an error; a broken pipe is then expected.
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
 }
