@@ -41,6 +41,9 @@ mod error;
 mod hchacha;
 pub mod kat;
 pub mod poly1305;
+#[cfg(feature = "rustcrypto-traits")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto-traits")))]
+pub mod rustcrypto;
 mod state;
 pub mod variant;
 
