@@ -12,9 +12,11 @@
 //! on a concrete type the inherent method wins, so call the trait's form by path,
 //! e.g. `StreamCipherSeek::try_seek(&mut cipher, 64u64)`.
 //!
-//! Limits follow ragged, which in two places allows a little more than RustCrypto's
-//! `chacha20`: the last block of the counter is usable, and a seek may land exactly on
-//! the end of the keystream (where any further byte is refused).
+//! Limits follow ragged, which in three places allows more than RustCrypto's
+//! `chacha20` 0.10: the last block of the counter is usable, a seek may land exactly on
+//! the end of the keystream (where any further byte is refused), and the XChaCha
+//! ciphers have a 64-bit counter (RustCrypto's stop after 2^32 blocks; the keystream
+//! is the same up to there).
 //!
 //! ```
 //! use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
