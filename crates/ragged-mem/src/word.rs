@@ -101,75 +101,49 @@ pub type Native = Little;
 #[cfg(target_endian = "big")]
 pub type Native = Big;
 
-impl ByteOrder for Little {
-    const BIG_ENDIAN: bool = false;
+/// Implements [`ByteOrder`] for a marker type with the std conversions of one byte
+/// order (`from_le`/`to_le` or `from_be`/`to_be`).
+macro_rules! byte_order {
+    ($order:ty, $big:literal, $from:ident, $to:ident) => {
+        impl ByteOrder for $order {
+            const BIG_ENDIAN: bool = $big;
 
-    #[inline(always)]
-    unsafe fn load_word(p: *const usize) -> usize {
-        // SAFETY: the caller guarantees `p` is valid and aligned for a usize read.
-        usize::from_le(unsafe { p.read() })
-    }
-    #[inline(always)]
-    unsafe fn store_word(p: *mut usize, w: usize) {
-        // SAFETY: the caller guarantees `p` is valid and aligned for a usize write.
-        unsafe { p.write(w.to_le()) }
-    }
-    #[inline(always)]
-    unsafe fn load_u32(p: *const u32) -> u32 {
-        // SAFETY: the caller guarantees `p` is valid and aligned for a u32 read.
-        u32::from_le(unsafe { p.read() })
-    }
-    #[inline(always)]
-    unsafe fn load_u16(p: *const u16) -> u16 {
-        // SAFETY: the caller guarantees `p` is valid and aligned for a u16 read.
-        u16::from_le(unsafe { p.read() })
-    }
-    #[inline(always)]
-    unsafe fn load_u8(p: *const u8) -> u8 {
-        // SAFETY: the caller guarantees `p` is valid for a one-byte read.
-        unsafe { p.read() }
-    }
-    #[inline(always)]
-    unsafe fn store_u8(p: *mut u8, v: u8) {
-        // SAFETY: the caller guarantees `p` is valid for a one-byte write.
-        unsafe { p.write(v) }
-    }
+            #[inline(always)]
+            unsafe fn load_word(p: *const usize) -> usize {
+                // SAFETY: the caller guarantees `p` is valid and aligned for a usize read.
+                usize::$from(unsafe { p.read() })
+            }
+            #[inline(always)]
+            unsafe fn store_word(p: *mut usize, w: usize) {
+                // SAFETY: the caller guarantees `p` is valid and aligned for a usize write.
+                unsafe { p.write(w.$to()) }
+            }
+            #[inline(always)]
+            unsafe fn load_u32(p: *const u32) -> u32 {
+                // SAFETY: the caller guarantees `p` is valid and aligned for a u32 read.
+                u32::$from(unsafe { p.read() })
+            }
+            #[inline(always)]
+            unsafe fn load_u16(p: *const u16) -> u16 {
+                // SAFETY: the caller guarantees `p` is valid and aligned for a u16 read.
+                u16::$from(unsafe { p.read() })
+            }
+            #[inline(always)]
+            unsafe fn load_u8(p: *const u8) -> u8 {
+                // SAFETY: the caller guarantees `p` is valid for a one-byte read.
+                unsafe { p.read() }
+            }
+            #[inline(always)]
+            unsafe fn store_u8(p: *mut u8, v: u8) {
+                // SAFETY: the caller guarantees `p` is valid for a one-byte write.
+                unsafe { p.write(v) }
+            }
+        }
+    };
 }
 
-impl ByteOrder for Big {
-    const BIG_ENDIAN: bool = true;
-
-    #[inline(always)]
-    unsafe fn load_word(p: *const usize) -> usize {
-        // SAFETY: the caller guarantees `p` is valid and aligned for a usize read.
-        usize::from_be(unsafe { p.read() })
-    }
-    #[inline(always)]
-    unsafe fn store_word(p: *mut usize, w: usize) {
-        // SAFETY: the caller guarantees `p` is valid and aligned for a usize write.
-        unsafe { p.write(w.to_be()) }
-    }
-    #[inline(always)]
-    unsafe fn load_u32(p: *const u32) -> u32 {
-        // SAFETY: the caller guarantees `p` is valid and aligned for a u32 read.
-        u32::from_be(unsafe { p.read() })
-    }
-    #[inline(always)]
-    unsafe fn load_u16(p: *const u16) -> u16 {
-        // SAFETY: the caller guarantees `p` is valid and aligned for a u16 read.
-        u16::from_be(unsafe { p.read() })
-    }
-    #[inline(always)]
-    unsafe fn load_u8(p: *const u8) -> u8 {
-        // SAFETY: the caller guarantees `p` is valid for a one-byte read.
-        unsafe { p.read() }
-    }
-    #[inline(always)]
-    unsafe fn store_u8(p: *mut u8, v: u8) {
-        // SAFETY: the caller guarantees `p` is valid for a one-byte write.
-        unsafe { p.write(v) }
-    }
-}
+byte_order!(Little, false, from_le, to_le);
+byte_order!(Big, true, from_be, to_be);
 
 /// Copies `n` bytes from `src` to `dst`, lowest address first.
 ///
