@@ -202,6 +202,20 @@ impl fmt::Display for KatFailure {
 
 impl core::error::Error for KatFailure {}
 
+/// Refuses a vector whose plaintext and ciphertext differ in length or that does not
+/// fit the checkers' stack buffer.
+pub(crate) fn usable_lengths(plaintext: &[u8], ciphertext: &[u8]) -> Result<(), Problem> {
+    if ciphertext.len() != plaintext.len() {
+        return Err(Problem::BadVector(
+            "plaintext and ciphertext lengths differ",
+        ));
+    }
+    if plaintext.len() > MAX_LEN {
+        return Err(Problem::BadVector("longer than kat::MAX_LEN"));
+    }
+    Ok(())
+}
+
 /// Fill for the unused tail of the stack buffer, checked afterwards.
 const GUARD: u8 = 0xa5;
 
@@ -216,18 +230,7 @@ pub fn check_stream(v: &StreamVector, backend: Backend) -> Result<(), KatFailure
         problem,
     };
     let len = v.plaintext.len();
-    if v.ciphertext.len() != len {
-        return Err(fail(
-            Mode::InPlace,
-            Problem::BadVector("plaintext and ciphertext lengths differ"),
-        ));
-    }
-    if len > MAX_LEN {
-        return Err(fail(
-            Mode::InPlace,
-            Problem::BadVector("longer than kat::MAX_LEN"),
-        ));
-    }
+    usable_lengths(v.plaintext, v.ciphertext).map_err(|problem| fail(Mode::InPlace, problem))?;
     let fresh =
         || AnyCipher::new(v.kind, &v.key, v.nonce, v.counter).and_then(|c| c.with_backend(backend));
     let mut buf = [GUARD; MAX_LEN];

@@ -20,7 +20,7 @@
 use super::{
     A5_CIPHERTEXT, GUARD, IETF_CONTRIBUTION, INTERNET_DRAFTS, JABBERWOCKY, KEY_1C92, KEY_80,
     KEY_ONE, KEY_ZERO, KatFailure, MAX_LEN, Mode, Problem, SUNSCREEN, compare, first_difference,
-    unhex,
+    unhex, usable_lengths,
 };
 use crate::{AeadKind, AnyAead, Backend, Error, Poly1305, Poly1305Backend};
 
@@ -173,18 +173,7 @@ pub fn check_aead(
         problem,
     };
     let len = v.plaintext.len();
-    if v.ciphertext.len() != len {
-        return Err(fail(
-            Mode::Seal,
-            Problem::BadVector("plaintext and ciphertext lengths differ"),
-        ));
-    }
-    if len > MAX_LEN {
-        return Err(fail(
-            Mode::Seal,
-            Problem::BadVector("longer than kat::MAX_LEN"),
-        ));
-    }
+    usable_lengths(v.plaintext, v.ciphertext).map_err(|problem| fail(Mode::Seal, problem))?;
     let aead = AnyAead::new(v.kind, &v.key)
         .with_backend(backend)
         .and_then(|a| a.with_mac_backend(mac))
