@@ -41,18 +41,27 @@ macro_rules! rotl_shift {
     };
 }
 
-/// The 4x4 transpose of 32-bit elements within each 128-bit lane; `$lo32` … are the
-/// unpack intrinsics of the register width at hand.
-macro_rules! transpose4 {
-    ($lo32:ident, $hi32:ident, $lo64:ident, $hi64:ident, $a:expr, $b:expr, $c:expr, $d:expr) => {{
-        let t0 = $lo32($a, $b);
-        let t1 = $hi32($a, $b);
-        let t2 = $lo32($c, $d);
-        let t3 = $hi32($c, $d);
-        [$lo64(t0, t2), $hi64(t0, t2), $lo64(t1, t3), $hi64(t1, t3)]
+/// The first step of every vertical transpose: for each word group `g` (state words
+/// `4g..4g+4`), the 4x4 transpose of 32-bit elements within each 128-bit lane, so
+/// `rows[g][k]` holds words `4g..4g+4` of block `k` of each lane's four blocks.
+/// `$lo32` … are the unpack intrinsics of the register width at hand; must be used
+/// where they are callable (an `unsafe` block with the features enabled).
+macro_rules! transpose_groups {
+    ($x:expr, $lo32:ident, $hi32:ident, $lo64:ident, $hi64:ident) => {{
+        let x = $x;
+        let mut rows = [[x[0].0; 4]; 4];
+        for (g, row) in rows.iter_mut().enumerate() {
+            let (a, b, c, d) = (x[4 * g].0, x[4 * g + 1].0, x[4 * g + 2].0, x[4 * g + 3].0);
+            let t0 = $lo32(a, b);
+            let t1 = $hi32(a, b);
+            let t2 = $lo32(c, d);
+            let t3 = $hi32(c, d);
+            *row = [$lo64(t0, t2), $hi64(t0, t2), $lo64(t1, t3), $hi64(t1, t3)];
+        }
+        rows
     }};
 }
-pub(crate) use transpose4;
+pub(crate) use transpose_groups;
 
 impl<const L: u8> Xmm<L> {
     /// Shifts the low `rem` bytes of `self` to the top of the vector, zero below
@@ -153,23 +162,20 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
     }
     #[inline(always)]
     unsafe fn transpose(x: [Self; 16]) -> [Self; 16] {
+        // SAFETY: SSE2.
+        let rows = unsafe {
+            transpose_groups!(
+                x,
+                _mm_unpacklo_epi32,
+                _mm_unpackhi_epi32,
+                _mm_unpacklo_epi64,
+                _mm_unpackhi_epi64
+            )
+        };
         let mut out = x;
-        for g in 0..4 {
-            // SAFETY: SSE2.
-            let rows = unsafe {
-                transpose4!(
-                    _mm_unpacklo_epi32,
-                    _mm_unpackhi_epi32,
-                    _mm_unpacklo_epi64,
-                    _mm_unpackhi_epi64,
-                    x[4 * g].0,
-                    x[4 * g + 1].0,
-                    x[4 * g + 2].0,
-                    x[4 * g + 3].0
-                )
-            };
-            // rows[k] is words 4g..4g+4 of block k: bytes 64k + 16g.
-            for (k, row) in rows.into_iter().enumerate() {
+        // rows[g][k] is words 4g..4g+4 of block k: bytes 64k + 16g.
+        for (g, group) in rows.into_iter().enumerate() {
+            for (k, row) in group.into_iter().enumerate() {
                 out[4 * k + g] = Xmm(row);
             }
         }

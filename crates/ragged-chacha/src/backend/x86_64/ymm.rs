@@ -3,7 +3,7 @@
 use core::arch::x86_64::*;
 
 use super::SSSE3;
-use super::xmm::{Xmm, rotate_words_imm, transpose4};
+use super::xmm::{Xmm, rotate_words_imm, transpose_groups};
 use crate::backend::generic::{Lanes, Rows};
 
 /// Eight blocks' worth of one state word; needs AVX2.
@@ -105,22 +105,16 @@ unsafe impl Lanes for Ymm {
     unsafe fn transpose(x: [Self; 16]) -> [Self; 16] {
         // After the per-half transpose of word group g, rows[g][k] holds words
         // 4g..4g+4 of block k (low half) and of block k + 4 (high half).
-        let mut rows = [[x[0].0; 4]; 4];
-        for (g, row) in rows.iter_mut().enumerate() {
-            // SAFETY: AVX2.
-            *row = unsafe {
-                transpose4!(
-                    _mm256_unpacklo_epi32,
-                    _mm256_unpackhi_epi32,
-                    _mm256_unpacklo_epi64,
-                    _mm256_unpackhi_epi64,
-                    x[4 * g].0,
-                    x[4 * g + 1].0,
-                    x[4 * g + 2].0,
-                    x[4 * g + 3].0
-                )
-            };
-        }
+        // SAFETY: AVX2.
+        let rows = unsafe {
+            transpose_groups!(
+                x,
+                _mm256_unpacklo_epi32,
+                _mm256_unpackhi_epi32,
+                _mm256_unpacklo_epi64,
+                _mm256_unpackhi_epi64
+            )
+        };
         let mut out = x;
         for k in 0..4 {
             for half in 0..2 {

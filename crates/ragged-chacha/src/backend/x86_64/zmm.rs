@@ -2,7 +2,7 @@
 
 use core::arch::x86_64::*;
 
-use super::xmm::{rotate_words_imm, transpose4};
+use super::xmm::{rotate_words_imm, transpose_groups};
 use crate::backend::generic::{Lanes, Rows};
 
 /// Sixteen blocks' worth of one state word; needs AVX-512 F and BW.
@@ -68,22 +68,16 @@ unsafe impl Lanes for Zmm {
     unsafe fn transpose(x: [Self; 16]) -> [Self; 16] {
         // After the per-lane transpose of word group g, rows[g][k] holds words
         // 4g..4g+4 of blocks k, k + 4, k + 8, k + 12 in its four 128-bit lanes.
-        let mut rows = [[x[0].0; 4]; 4];
-        for (g, row) in rows.iter_mut().enumerate() {
-            // SAFETY: AVX-512F.
-            *row = unsafe {
-                transpose4!(
-                    _mm512_unpacklo_epi32,
-                    _mm512_unpackhi_epi32,
-                    _mm512_unpacklo_epi64,
-                    _mm512_unpackhi_epi64,
-                    x[4 * g].0,
-                    x[4 * g + 1].0,
-                    x[4 * g + 2].0,
-                    x[4 * g + 3].0
-                )
-            };
-        }
+        // SAFETY: AVX-512F.
+        let rows = unsafe {
+            transpose_groups!(
+                x,
+                _mm512_unpacklo_epi32,
+                _mm512_unpackhi_epi32,
+                _mm512_unpacklo_epi64,
+                _mm512_unpackhi_epi64
+            )
+        };
         let mut out = x;
         for k in 0..4 {
             // A 4x4 transpose of 128-bit lanes gathers lane L of rows[0..4][k], which
