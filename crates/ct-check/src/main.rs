@@ -164,12 +164,12 @@ fn check() -> ExitCode {
         .filter(|b| !b.is_available())
         .collect();
     println!(
-        "ChaCha backends: {} (not on this CPU: {})",
+        "ChaCha backends: {} (not available here, so not checked: {})",
         names(&chacha, |b| b.name()),
         names(&chacha_missing, |b| b.name())
     );
     println!(
-        "Poly1305 backends: {} (not on this CPU: {})",
+        "Poly1305 backends: {} (not available here, so not checked: {})",
         names(&mac, |b| b.name()),
         names(&mac_missing, |b| b.name())
     );
