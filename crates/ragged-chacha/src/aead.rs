@@ -11,8 +11,8 @@ use crate::backend::Backend;
 use crate::backend::poly1305::Poly1305Backend;
 use crate::chacha::ChaCha;
 use crate::error::Error;
-use crate::poly1305::Poly1305;
 pub use crate::poly1305::TAG_LEN;
+use crate::poly1305::{Poly1305, tag_verdict};
 use crate::variant::{self, Variant};
 
 /// The longest plaintext (and ciphertext, tag excluded) the AEADs take:
@@ -145,10 +145,7 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         let mut expected = finish(mac, aad, buf);
         let equal = expected[..].ct_eq(&tag[..]);
         expected.zeroize();
-        if !bool::from(equal) {
-            buf.fill(0);
-            return Err(Error::AuthenticationFailed);
-        }
+        tag_verdict(equal, buf)?;
         cipher.try_apply_keystream(buf)
     }
 
