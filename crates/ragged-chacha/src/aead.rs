@@ -83,7 +83,10 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         }
     }
 
-    /// The same AEAD with its keystream on `backend`; an error if the CPU lacks it.
+    /// The same AEAD with its keystream on `backend`.
+    ///
+    /// # Errors
+    /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
     pub fn with_backend(mut self, backend: Backend) -> Result<Self, Error> {
         if !backend.is_available() {
             return Err(Error::BackendUnavailable {
@@ -94,7 +97,10 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         Ok(self)
     }
 
-    /// The same AEAD with its MAC on `backend`; an error if the CPU lacks it.
+    /// The same AEAD with its MAC on `backend`.
+    ///
+    /// # Errors
+    /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
     pub fn with_mac_backend(mut self, backend: Poly1305Backend) -> Result<Self, Error> {
         self.mac_backend = backend.checked()?;
         Ok(self)
@@ -112,6 +118,7 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
 
     /// Encrypts `buf` in place and returns the tag.
     ///
+    /// # Errors
     /// [`Error::MessageTooLong`] (with `buf` untouched) past [`MAX_PLAINTEXT_LEN`].
     pub fn encrypt_in_place_detached(
         &self,
@@ -129,9 +136,12 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     /// Checks `tag` over `aad` and the ciphertext in `buf`, then decrypts `buf` in
     /// place.
     ///
+    /// The tag is compared in constant time, and nothing is decrypted unless it
+    /// matches.
+    ///
+    /// # Errors
     /// On a mismatch, [`Error::AuthenticationFailed`] and `buf` overwritten with
-    /// zeros: the caller never holds unauthenticated bytes. The tag is compared in
-    /// constant time, and nothing is decrypted unless it matches.
+    /// zeros: the caller never holds unauthenticated bytes.
     /// [`Error::MessageTooLong`] (with `buf` untouched) past [`MAX_PLAINTEXT_LEN`].
     pub fn decrypt_in_place_detached(
         &self,
@@ -151,6 +161,10 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
 
     /// Encrypts `plaintext` into a new vector: the ciphertext followed by the 16-byte
     /// tag.
+    ///
+    /// # Errors
+    /// [`Error::MessageTooLong`] past [`MAX_PLAINTEXT_LEN`], before anything is
+    /// allocated.
     #[cfg(feature = "alloc")]
     pub fn encrypt(
         &self,
@@ -168,8 +182,10 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
 
     /// Decrypts `sealed` (ciphertext followed by the 16-byte tag) into a new vector.
     ///
+    /// # Errors
     /// [`Error::AuthenticationFailed`] for a tag mismatch or an input shorter than a
-    /// tag; no plaintext is returned or left behind then.
+    /// tag; no plaintext is returned or left behind then. [`Error::MessageTooLong`]
+    /// for a ciphertext longer than [`MAX_PLAINTEXT_LEN`].
     #[cfg(feature = "alloc")]
     pub fn decrypt(
         &self,

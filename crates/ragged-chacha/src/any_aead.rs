@@ -94,6 +94,9 @@ impl AnyAead {
     }
 
     /// See [`crate::ChaChaPoly1305::with_backend`].
+    ///
+    /// # Errors
+    /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
     pub fn with_backend(self, backend: Backend) -> Result<Self, Error> {
         Ok(match self {
             AnyAead::ChaCha20Poly1305(a) => AnyAead::ChaCha20Poly1305(a.with_backend(backend)?),
@@ -102,6 +105,9 @@ impl AnyAead {
     }
 
     /// See [`crate::ChaChaPoly1305::with_mac_backend`].
+    ///
+    /// # Errors
+    /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
     pub fn with_mac_backend(self, backend: Poly1305Backend) -> Result<Self, Error> {
         Ok(match self {
             AnyAead::ChaCha20Poly1305(a) => AnyAead::ChaCha20Poly1305(a.with_mac_backend(backend)?),
@@ -111,8 +117,11 @@ impl AnyAead {
         })
     }
 
-    /// See [`crate::ChaChaPoly1305::encrypt_in_place_detached`]; also
-    /// [`Error::NonceLength`] for a nonce of the wrong length.
+    /// See [`crate::ChaChaPoly1305::encrypt_in_place_detached`].
+    ///
+    /// # Errors
+    /// As there, and [`Error::NonceLength`] (with `buf` untouched) for a nonce of the
+    /// wrong length.
     pub fn encrypt_in_place_detached(
         &self,
         nonce: &[u8],
@@ -122,8 +131,11 @@ impl AnyAead {
         with_nonce!(self, nonce, a, n => a.encrypt_in_place_detached(&n, aad, buf))
     }
 
-    /// See [`crate::ChaChaPoly1305::decrypt_in_place_detached`]; also
-    /// [`Error::NonceLength`] (with `buf` untouched) for a nonce of the wrong length.
+    /// See [`crate::ChaChaPoly1305::decrypt_in_place_detached`].
+    ///
+    /// # Errors
+    /// As there, and [`Error::NonceLength`] (with `buf` untouched) for a nonce of the
+    /// wrong length.
     pub fn decrypt_in_place_detached(
         &self,
         nonce: &[u8],
@@ -135,6 +147,9 @@ impl AnyAead {
     }
 
     /// See [`crate::ChaChaPoly1305::one_time_key`].
+    ///
+    /// # Errors
+    /// [`Error::NonceLength`] for a nonce of the wrong length.
     pub fn one_time_key(&self, nonce: &[u8]) -> Result<[u8; 32], Error> {
         with_nonce!(self, nonce, a, n => Ok(a.one_time_key(&n)))
     }

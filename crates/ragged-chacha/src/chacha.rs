@@ -54,7 +54,10 @@ impl<V: Variant> ChaCha<V> {
         cipher
     }
 
-    /// The same cipher running on `backend`; an error if the CPU lacks its features.
+    /// The same cipher running on `backend`.
+    ///
+    /// # Errors
+    /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
     pub fn with_backend(mut self, backend: Backend) -> Result<Self, Error> {
         if !backend.is_available() {
             return Err(Error::BackendUnavailable {
@@ -87,8 +90,11 @@ impl<V: Variant> ChaCha<V> {
         }
     }
 
-    /// XORs the keystream into `buf` in place, or refuses with
-    /// [`Error::KeystreamExhausted`] before writing anything.
+    /// XORs the keystream into `buf` in place.
+    ///
+    /// # Errors
+    /// [`Error::KeystreamExhausted`] if `buf` needs keystream past the end of the block
+    /// counter; nothing is written and the position is unchanged then.
     pub fn try_apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), Error> {
         self.check_remaining(buf.len())?;
         let len = buf.len();
@@ -100,7 +106,8 @@ impl<V: Variant> ChaCha<V> {
 
     /// Writes `input` XOR keystream to `output`.
     ///
-    /// Returns [`Error::LengthMismatch`] (writing nothing) if the lengths differ.
+    /// # Errors
+    /// [`Error::LengthMismatch`] (writing nothing) if the lengths differ.
     ///
     /// # Panics
     /// If the message needs keystream past the end of the block counter (nothing is
@@ -112,8 +119,12 @@ impl<V: Variant> ChaCha<V> {
         }
     }
 
-    /// Writes `input` XOR keystream to `output`, or refuses (writing nothing) when the
-    /// lengths differ or the keystream would run out.
+    /// Writes `input` XOR keystream to `output`.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] if the lengths differ, [`Error::KeystreamExhausted`] if
+    /// the message needs keystream past the end of the block counter; nothing is
+    /// written and the position is unchanged then.
     pub fn try_apply_keystream_b2b(
         &mut self,
         input: &[u8],
@@ -151,7 +162,10 @@ impl<V: Variant> ChaCha<V> {
         }
     }
 
-    /// Moves to keystream byte `pos`, or returns [`Error::SeekOutOfRange`].
+    /// Moves to keystream byte `pos` (the end of the keystream itself is allowed).
+    ///
+    /// # Errors
+    /// [`Error::SeekOutOfRange`] if `pos` is beyond the end; the position is unchanged.
     pub fn try_seek(&mut self, pos: u128) -> Result<(), Error> {
         let end = V::BLOCKS * 64;
         if pos > end {

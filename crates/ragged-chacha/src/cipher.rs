@@ -99,33 +99,36 @@ macro_rules! each {
     };
 }
 
+/// `nonce` as the array a variant takes, or [`Error::NonceLength`]: the length check
+/// and the conversion are one step, so no unreachable panic is left behind.
+fn nonce_array<const N: usize>(nonce: &[u8]) -> Result<&[u8; N], Error> {
+    nonce.try_into().map_err(|_| Error::NonceLength {
+        expected: N,
+        actual: nonce.len(),
+    })
+}
+
 impl AnyCipher {
     /// The cipher `kind` for this key and nonce, starting at block `counter`.
     ///
-    /// Errors: [`Error::NonceLength`] for a nonce of the wrong length,
-    /// [`Error::SeekOutOfRange`] for a counter past a 32-bit counter's end.
+    /// # Errors
+    /// [`Error::NonceLength`] for a nonce of the wrong length, [`Error::SeekOutOfRange`]
+    /// for a counter past a 32-bit counter's end.
     pub fn new(
         kind: CipherKind,
         key: &[u8; 32],
         nonce: &[u8],
         counter: u64,
     ) -> Result<Self, Error> {
-        if nonce.len() != kind.nonce_len() {
-            return Err(Error::NonceLength {
-                expected: kind.nonce_len(),
-                actual: nonce.len(),
-            });
-        }
-        let n12 = || <&[u8; 12]>::try_from(nonce).expect("length checked");
-        let n8 = || <&[u8; 8]>::try_from(nonce).expect("length checked");
-        let n24 = || <&[u8; 24]>::try_from(nonce).expect("length checked");
         let mut cipher = match kind {
-            CipherKind::ChaCha20 => AnyCipher::ChaCha20(ChaCha20::new(key, n12())),
-            CipherKind::ChaCha12 => AnyCipher::ChaCha12(ChaCha12::new(key, n12())),
-            CipherKind::ChaCha8 => AnyCipher::ChaCha8(ChaCha8::new(key, n12())),
-            CipherKind::ChaCha20Legacy => AnyCipher::ChaCha20Legacy(ChaCha20Legacy::new(key, n8())),
-            CipherKind::XChaCha20 => AnyCipher::XChaCha20(XChaCha20::new(key, n24())),
-            CipherKind::XChaCha12 => AnyCipher::XChaCha12(XChaCha12::new(key, n24())),
+            CipherKind::ChaCha20 => AnyCipher::ChaCha20(ChaCha20::new(key, nonce_array(nonce)?)),
+            CipherKind::ChaCha12 => AnyCipher::ChaCha12(ChaCha12::new(key, nonce_array(nonce)?)),
+            CipherKind::ChaCha8 => AnyCipher::ChaCha8(ChaCha8::new(key, nonce_array(nonce)?)),
+            CipherKind::ChaCha20Legacy => {
+                AnyCipher::ChaCha20Legacy(ChaCha20Legacy::new(key, nonce_array(nonce)?))
+            }
+            CipherKind::XChaCha20 => AnyCipher::XChaCha20(XChaCha20::new(key, nonce_array(nonce)?)),
+            CipherKind::XChaCha12 => AnyCipher::XChaCha12(XChaCha12::new(key, nonce_array(nonce)?)),
         };
         cipher.try_seek(u128::from(counter) * 64)?;
         Ok(cipher)
@@ -144,6 +147,9 @@ impl AnyCipher {
     }
 
     /// The same cipher on `backend`; see [`crate::ChaCha::with_backend`].
+    ///
+    /// # Errors
+    /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
     pub fn with_backend(self, backend: Backend) -> Result<Self, Error> {
         Ok(match self {
             AnyCipher::ChaCha20(c) => AnyCipher::ChaCha20(c.with_backend(backend)?),
@@ -156,11 +162,17 @@ impl AnyCipher {
     }
 
     /// See [`crate::ChaCha::try_apply_keystream`].
+    ///
+    /// # Errors
+    /// [`Error::KeystreamExhausted`], with nothing written.
     pub fn try_apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), Error> {
         each!(self, c => c.try_apply_keystream(buf))
     }
 
     /// See [`crate::ChaCha::try_apply_keystream_b2b`].
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] or [`Error::KeystreamExhausted`], with nothing written.
     pub fn try_apply_keystream_b2b(
         &mut self,
         input: &[u8],
@@ -170,6 +182,9 @@ impl AnyCipher {
     }
 
     /// See [`crate::ChaCha::try_seek`].
+    ///
+    /// # Errors
+    /// [`Error::SeekOutOfRange`], with the position unchanged.
     pub fn try_seek(&mut self, pos: u128) -> Result<(), Error> {
         each!(self, c => c.try_seek(pos))
     }

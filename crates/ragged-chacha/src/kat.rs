@@ -225,6 +225,10 @@ const GUARD: u8 = 0xa5;
 /// Runs `v` on `backend` in place, out of place, split in two at each of
 /// [`SPLIT_POINTS`] inside the message, and in pieces at all of them; every run must
 /// give exactly `v.ciphertext` and leave the rest of the buffer untouched.
+///
+/// # Errors
+/// A [`KatFailure`] naming the first mode that went wrong, or the vector itself when it
+/// is unusable (unequal lengths, longer than [`MAX_LEN`], a bad nonce or counter).
 pub fn check_stream(v: &StreamVector<'_>, backend: Backend) -> Result<(), KatFailure> {
     let fail = |mode, problem| KatFailure {
         source: v.source,
@@ -285,6 +289,9 @@ pub fn check_stream(v: &StreamVector<'_>, backend: Backend) -> Result<(), KatFai
 }
 
 /// Checks one HChaCha vector (20 or 12 rounds).
+///
+/// # Errors
+/// A [`KatFailure`] for the first differing byte, or for rounds other than 20 or 12.
 pub fn check_hchacha(v: &HChaChaVector) -> Result<(), KatFailure> {
     let fail = |problem| KatFailure {
         source: v.source,
@@ -308,7 +315,10 @@ pub fn check_hchacha(v: &HChaChaVector) -> Result<(), KatFailure> {
 }
 
 /// Runs every vector in [`STREAM_VECTORS`] on `backend` and every one in
-/// [`HCHACHA_VECTORS`]; returns how many were checked, or the first failure.
+/// [`HCHACHA_VECTORS`]; returns how many were checked.
+///
+/// # Errors
+/// The first [`KatFailure`].
 pub fn check_all(backend: Backend) -> Result<usize, KatFailure> {
     for v in STREAM_VECTORS {
         check_stream(v, backend)?;

@@ -25,6 +25,9 @@
 //! ([`Backend::detect`]); without the `std` feature only the instruction sets enabled
 //! at compile time are used.
 #![no_std]
+// Every panic a caller can cause is documented, and every refusal explained: the
+// panicking forms have `try_` twins whose errors the caller can handle instead.
+#![warn(clippy::missing_panics_doc, clippy::missing_errors_doc)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "alloc")]

@@ -59,7 +59,10 @@ impl Poly1305 {
         }
     }
 
-    /// The same MAC running on `backend`; an error if the CPU lacks its features.
+    /// The same MAC running on `backend`.
+    ///
+    /// # Errors
+    /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
     pub fn with_backend(mut self, backend: Poly1305Backend) -> Result<Self, Error> {
         self.backend = backend.checked()?;
         Ok(self)
@@ -122,8 +125,10 @@ impl Poly1305 {
         self.state.finish(&self.s)
     }
 
-    /// Checks the tag of everything absorbed against `expected` in constant time;
-    /// [`Error::AuthenticationFailed`] if they differ.
+    /// Checks the tag of everything absorbed against `expected` in constant time.
+    ///
+    /// # Errors
+    /// [`Error::AuthenticationFailed`] if the tags differ.
     pub fn verify(self, expected: &[u8; TAG_LEN]) -> Result<(), Error> {
         let mut tag = self.finalize();
         let equal = tag[..].ct_eq(&expected[..]);

@@ -261,6 +261,40 @@ fn wrong_nonce_length_is_an_error() {
     assert!(AnyCipher::new(CipherKind::ChaCha20, &[0; 32], &[0; 12], (1 << 32) + 1).is_err());
 }
 
+/// The by-name constructor is the one a CLI feeds with user input: every wrong nonce
+/// length and every counter past the end must come back as an error naming the
+/// numbers, for every kind, never as a panic.
+#[test]
+fn by_name_construction_refuses_every_bad_nonce_and_counter() {
+    let nonce = [0x5a; 40];
+    for kind in CipherKind::ALL {
+        for len in (0..=nonce.len()).filter(|&len| len != kind.nonce_len()) {
+            assert_eq!(
+                AnyCipher::new(kind, &[1; 32], &nonce[..len], 0).err(),
+                Some(Error::NonceLength {
+                    expected: kind.nonce_len(),
+                    actual: len
+                }),
+                "{kind:?} with a {len}-byte nonce"
+            );
+        }
+        let good = &nonce[..kind.nonce_len()];
+        let result = AnyCipher::new(kind, &[1; 32], good, u64::MAX);
+        if kind.wide_counter() {
+            assert_eq!(result.unwrap().remaining(), 64, "{kind:?}");
+        } else {
+            assert_eq!(
+                result.err(),
+                Some(Error::SeekOutOfRange {
+                    position: u128::from(u64::MAX) * 64,
+                    end: 1 << 38
+                }),
+                "{kind:?}"
+            );
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

@@ -30,6 +30,9 @@
 //! ```
 
 #![no_std]
+// Every panic a caller can cause is documented, and every refusal explained: the
+// panicking forms have `try_` twins whose errors the caller can handle instead.
+#![warn(clippy::missing_panics_doc, clippy::missing_errors_doc)]
 // With `c-symbols` this crate *is* `memcpy`: the optimizer must not turn any of its
 // loops into calls to `memcpy`/`memset`, which would recurse.
 #![cfg_attr(feature = "c-symbols", no_builtins)]
@@ -67,8 +70,11 @@ pub fn copy(dst: &mut [u8], src: &[u8]) {
     }
 }
 
-/// Copies all of `src` into `dst`, or returns [`Error::LengthMismatch`] (having written
-/// nothing) if the two slices differ in length.
+/// Copies all of `src` into `dst`.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] (having written nothing) if the two slices differ in
+/// length.
 #[inline]
 pub fn try_copy(dst: &mut [u8], src: &[u8]) -> Result<(), Error> {
     if dst.len() != src.len() {
@@ -97,8 +103,13 @@ pub fn copy_within<R: RangeBounds<usize>>(buf: &mut [u8], src: R, dest: usize) {
 }
 
 /// Copies `buf[src]` to `buf[dest ..]` inside one buffer, the two parts possibly
-/// overlapping, or returns an [`Error`] naming the bad argument (having written
-/// nothing).
+/// overlapping.
+///
+/// # Errors
+/// Having written nothing: [`Error::SourceRangeInverted`] if `src` starts after it
+/// ends, [`Error::SourceOutOfBounds`] if it reaches past the end of `buf` (or a bound
+/// overflows `usize`), [`Error::DestinationOutOfBounds`] if
+/// `dest .. dest + src.len()` does.
 #[inline]
 pub fn try_copy_within<R: RangeBounds<usize>>(
     buf: &mut [u8],

@@ -20,7 +20,7 @@ pub type Run = fn(AeadKind, &[u8; 32], &[u8], &[u8]) -> Result<(), String>;
 pub fn seal(kind: AeadKind, key: &[u8; 32], nonce: &[u8], aad: &[u8]) -> Result<(), String> {
     check_nonce(kind, nonce)?;
     let aead = AnyAead::new(kind, key);
-    let mut buf = read_input()?;
+    let mut buf = read_limited(io::stdin().lock(), MAX_INPUT)?;
     let tag = aead
         .encrypt_in_place_detached(nonce, aad, &mut buf)
         .map_err(|e| e.to_string())?;
@@ -34,7 +34,7 @@ pub fn seal(kind: AeadKind, key: &[u8; 32], nonce: &[u8], aad: &[u8]) -> Result<
 pub fn open(kind: AeadKind, key: &[u8; 32], nonce: &[u8], aad: &[u8]) -> Result<(), String> {
     check_nonce(kind, nonce)?;
     let aead = AnyAead::new(kind, key);
-    let mut buf = read_input()?;
+    let mut buf = read_limited(io::stdin().lock(), MAX_INPUT)?;
     let Some(body_len) = buf.len().checked_sub(16) else {
         return Err(Error::AuthenticationFailed.to_string());
     };
@@ -58,21 +58,31 @@ fn check_nonce(kind: AeadKind, nonce: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// All of stdin, up to [`MAX_INPUT`] bytes.
-fn read_input() -> Result<Zeroizing<Vec<u8>>, String> {
+/// All of `input` (stdin), or an error once it has given more than `limit` bytes: at
+/// most `limit + 1` bytes are ever read. The limit is a parameter so a test can reach
+/// the refusal without a gigabyte of input.
+fn read_limited(input: impl Read, limit: u64) -> Result<Zeroizing<Vec<u8>>, String> {
     let mut buf = Zeroizing::new(Vec::new());
-    io::stdin()
-        .lock()
-        .take(MAX_INPUT + 1)
+    input
+        .take(limit.saturating_add(1))
         .read_to_end(&mut buf)
         .map_err(|e| format!("reading stdin: {e}"))?;
-    if buf.len() as u64 > MAX_INPUT {
+    if buf.len() as u64 > limit {
         return Err(format!(
-            "input larger than {} MiB: seal and open hold the whole message in memory",
-            MAX_INPUT >> 20
+            "input larger than {}: seal and open hold the whole message in memory",
+            size_text(limit)
         ));
     }
     Ok(buf)
+}
+
+/// `limit` in MiB when it is a whole number of them (the real limit), else in bytes.
+fn size_text(limit: u64) -> String {
+    if limit >= 1 << 20 && limit.is_multiple_of(1 << 20) {
+        format!("{} MiB", limit >> 20)
+    } else {
+        format!("{limit} bytes")
+    }
 }
 
 fn write_output(data: &[u8]) -> Result<(), String> {
@@ -80,5 +90,46 @@ fn write_output(data: &[u8]) -> Result<(), String> {
     match out.write_all(data).and_then(|()| out.flush()) {
         Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
         other => other.map_err(|e| format!("writing stdout: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that never ends, counting what it hands out.
+    struct Endless(u64);
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            buf.fill(0x61);
+            self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+    }
+
+    #[test]
+    fn input_up_to_the_limit_is_read_whole() {
+        assert_eq!(read_limited(&[][..], 10).unwrap().len(), 0);
+        assert_eq!(*read_limited(&[7u8; 10][..], 10).unwrap(), [7u8; 10]);
+    }
+
+    #[test]
+    fn input_past_the_limit_is_refused_after_one_byte_more() {
+        let err = read_limited(&[7u8; 11][..], 10).unwrap_err();
+        assert_eq!(
+            err,
+            "input larger than 10 bytes: seal and open hold the whole message in memory"
+        );
+        let mut endless = Endless(0);
+        let err = read_limited(&mut endless, 3 << 20).unwrap_err();
+        assert!(err.starts_with("input larger than 3 MiB:"), "{err}");
+        // `take` stops the reads at limit + 1 (a read may be cut short, never longer).
+        assert_eq!(endless.0, (3 << 20) + 1);
+    }
+
+    #[test]
+    fn the_real_limit_reads_as_one_gib() {
+        assert_eq!(size_text(MAX_INPUT), "1024 MiB");
     }
 }

@@ -2,7 +2,7 @@
 
 use std::io::{self, ErrorKind, Read, Write};
 
-use ragged_chacha::{AnyCipher, CipherKind};
+use ragged_chacha::{AnyCipher, CipherKind, Error};
 use zeroize::Zeroizing;
 
 /// Bytes read and written at a time.
@@ -11,7 +11,15 @@ const CHUNK: usize = 64 * 1024;
 /// Streams stdin through the cipher. A chunk the cipher refuses (keystream exhausted)
 /// is not written; everything before it was.
 pub fn run(kind: CipherKind, key: &[u8; 32], nonce: &[u8], counter: u64) -> Result<(), String> {
-    let mut cipher = AnyCipher::new(kind, key, nonce, counter).map_err(|e| e.to_string())?;
+    let mut cipher = AnyCipher::new(kind, key, nonce, counter).map_err(|e| match e {
+        // The library speaks of byte positions; the command line gave a block counter.
+        Error::SeekOutOfRange { end, .. } => format!(
+            "counter {counter} is beyond the end of the {} keystream (its last block is {})",
+            kind.name(),
+            end / 64 - 1
+        ),
+        other => other.to_string(),
+    })?;
     let mut input = io::stdin().lock();
     let mut output = io::stdout().lock();
     let mut buf = Zeroizing::new(vec![0u8; CHUNK]);

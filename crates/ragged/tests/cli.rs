@@ -179,7 +179,7 @@ fn bad_input_is_one_clear_error_and_no_output() {
             "4294967297",
         ],
         b"x",
-        "beyond the end",
+        "counter 4294967297 is beyond the end of the chacha20 keystream (its last block is 4294967295)",
     );
 }
 

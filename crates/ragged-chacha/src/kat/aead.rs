@@ -80,6 +80,9 @@ pub const CHUNKINGS: [(usize, usize); 6] = [(0, 1), (1, 15), (15, 16), (16, 17),
 /// Runs `v` on `backend`: one-shot, in the pieces of every [`CHUNKINGS`] entry, and
 /// through [`Poly1305::verify`] (which must accept the tag and refuse it with one bit
 /// flipped).
+///
+/// # Errors
+/// A [`KatFailure`] naming the first mode that went wrong.
 pub fn check_poly1305(v: &Poly1305Vector, backend: Poly1305Backend) -> Result<(), KatFailure> {
     let fail = |mode, problem| KatFailure {
         source: v.source,
@@ -136,6 +139,9 @@ pub fn check_poly1305(v: &Poly1305Vector, backend: Poly1305Backend) -> Result<()
 }
 
 /// Checks the AEAD's one-time key derivation for `v` on `backend`.
+///
+/// # Errors
+/// A [`KatFailure`] for the first differing byte, or for a refused backend.
 pub fn check_one_time_key(v: &OneTimeKeyVector, backend: Backend) -> Result<(), KatFailure> {
     let fail = |problem| KatFailure {
         source: v.source,
@@ -161,6 +167,10 @@ pub fn check_one_time_key(v: &OneTimeKeyVector, backend: Backend) -> Result<(), 
 /// must give exactly the ciphertext and tag, opening must give the plaintext back,
 /// and opening with one tag bit flipped must be refused with the message zeroed.
 /// Bytes past the message must stay untouched throughout.
+///
+/// # Errors
+/// A [`KatFailure`] naming the first mode that went wrong, or the vector itself when it
+/// is unusable (unequal lengths, longer than [`MAX_LEN`], a nonce of the wrong length).
 pub fn check_aead(
     v: &AeadVector,
     backend: Backend,
@@ -216,6 +226,9 @@ pub fn check_aead(
 
 /// Runs every vector of this module: the Poly1305 ones on `mac`, the one-time-key ones
 /// on `backend`, the AEAD ones on both; returns how many were checked.
+///
+/// # Errors
+/// The first [`KatFailure`].
 pub fn check_all(backend: Backend, mac: Poly1305Backend) -> Result<usize, KatFailure> {
     for v in POLY1305_VECTORS {
         check_poly1305(v, mac)?;

@@ -47,7 +47,7 @@ const QUICK_MIN_ROUNDS: usize = 5;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 Sizes: a comma list of byte counts; the suffixes K, M and G (either case) are binary: \
-4K = 4096, 64K = 65536, 400M = 419430400.
+4K = 4096, 64K = 65536, 400M = 419430400; at most 1G.
 
 memcpy measures every size at source offsets 0, 1, 3 and 5 against a 64-byte aligned \
 destination ('size+offset' rows); above 4 MiB it leaves out coaligned-only and \

@@ -12,13 +12,20 @@ pub const MEMCPY: &[usize] = &[16, 64, 256, 1420, 4096, 65536, 400_000_000];
 /// Under `--quick`, default sizes above this are skipped.
 pub const QUICK_MAX: usize = 1 << 20;
 
+/// The largest size `--sizes` takes: 1 GiB. The buffers are allocated up front (two of
+/// them, plus padding, for memcpy), so a larger size would overflow the buffer
+/// arithmetic or end the process in an allocation failure instead of a clear error.
+/// It also keeps every message within what the peers take in one call (OpenSSL's
+/// `int` length, the AEADs' limit).
+pub const MAX: usize = 1 << 30;
+
 /// A parsed `--sizes` value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SizeList(pub Vec<usize>);
 
 /// Parses a comma list of sizes. Each is a whole number of bytes with an optional
 /// suffix `K`, `M` or `G` (either case) meaning 1024, 1024² or 1024³: `4K` is 4096,
-/// `64K` 65536, `400M` 419430400. Zero and duplicates are refused.
+/// `64K` 65536, `400M` 419430400. Zero, duplicates and sizes above [`MAX`] are refused.
 pub fn parse_list(text: &str) -> Result<SizeList, String> {
     let mut sizes = Vec::new();
     for item in text.split(',') {
@@ -51,6 +58,9 @@ fn parse_one(item: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("size '{item}' is too large"))?;
     if size == 0 {
         return Err("a size of 0 bytes measures nothing".into());
+    }
+    if size > MAX {
+        return Err(format!("size '{item}' is larger than the 1G maximum"));
     }
     Ok(size)
 }
@@ -89,6 +99,10 @@ mod tests {
             "1,1",
             "1.5K",
             "99999999999999999999G",
+            "18446744073709551615",
+            "17179869184G",
+            "2G",
+            "1073741825",
         ] {
             assert!(parse_list(bad).is_err(), "{bad:?} accepted");
         }
