@@ -179,6 +179,40 @@ fn one_primitive_with_backends_writes_json_and_svg_files() {
 }
 
 #[test]
+fn plot_to_stdout_is_svg_and_an_unwritable_path_is_refused_before_measuring() {
+    let out = speed(&["poly1305", "--rounds", "1", "--sizes", "64", "--plot", "-"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = String::from_utf8(out.stdout).expect("UTF-8 SVG");
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    // The tables went to stderr.
+    assert!(String::from_utf8_lossy(&out.stderr).contains("poly1305"));
+
+    for flag in ["--json", "--plot"] {
+        // Without --rounds and --quick this would measure for about a minute.
+        let started = std::time::Instant::now();
+        let out = speed(&[flag, "/nonexistent-directory/out"]);
+        assert_eq!(out.status.code(), Some(1), "{flag}");
+        assert!(out.stdout.is_empty(), "{flag}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("/nonexistent-directory/out"), "{stderr}");
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "{flag}: refused only after measuring"
+        );
+    }
+    let out = speed(&["--json", "-", "--plot", "-"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn bad_sizes_and_primitives_are_refused() {
     for args in [&["--sizes", "4X"][..], &["--sizes", "0"], &["nosuchcipher"]] {
         let out = speed(args);

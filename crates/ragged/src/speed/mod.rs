@@ -8,7 +8,7 @@
 //! - `poly1305.rs` — the MAC alone: ragged (per Poly1305 backend) and RustCrypto
 //! - `memcpy.rs` — the copy implementations: ragged, its word strategy and the peers
 //! - `timing.rs` — the interleaved sampler (knows nothing of any primitive)
-//! - `report.rs`, `plot.rs` — tables, JSON and SVG
+//! - `report.rs`, `plot.rs` — tables, JSON and SVG; `output.rs` — where JSON and SVG go
 //! - `sizes.rs` — the default sizes and the `--sizes` parser
 
 mod aead;
@@ -16,6 +16,7 @@ mod chacha;
 mod memcpy;
 #[cfg(feature = "openssl")]
 mod openssl;
+mod output;
 mod plot;
 mod poly1305;
 mod registry;
@@ -23,13 +24,13 @@ mod report;
 mod sizes;
 mod timing;
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::builder::PossibleValuesParser;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use output::Sink;
 use registry::{Primitive, Selection};
 use sizes::SizeList;
 use timing::Plan;
@@ -84,8 +85,9 @@ pub struct SpeedArgs {
     /// stderr).
     #[arg(long, value_name = "PATH|-")]
     json: Option<PathBuf>,
-    /// Also draw MB/s against size as an SVG chart at PATH.
-    #[arg(long, value_name = "PATH.svg")]
+    /// Also draw MB/s against size as an SVG chart at PATH (`-` for stdout; the tables
+    /// then go to stderr).
+    #[arg(long, value_name = "PATH.svg|-")]
     plot: Option<PathBuf>,
 }
 
@@ -121,6 +123,22 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
         primitives.extend(parts);
     }
 
+    let mut json = args
+        .json
+        .as_deref()
+        .map(|p| Sink::open(p, "JSON"))
+        .transpose()?;
+    let mut chart = args
+        .plot
+        .as_deref()
+        .map(|p| Sink::open(p, "chart"))
+        .transpose()?;
+    let to_stdout = |s: &Option<Sink>| s.as_ref().is_some_and(Sink::is_stdout);
+    if to_stdout(&json) && to_stdout(&chart) {
+        return Err("--json and --plot cannot both write to stdout ('-')".into());
+    }
+    let tables_to_stderr = to_stdout(&json) || to_stdout(&chart);
+
     let cells = timing::cells(&primitives);
     let mut plan = if args.quick {
         Plan::for_budget(QUICK_BUDGET, QUICK_SAMPLE, cells, QUICK_MIN_ROUNDS)
@@ -149,26 +167,17 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
         "\nmeasured in {:.1} s\n",
         started.elapsed().as_secs_f64()
     ));
-    let json_to_stdout = args.json.as_deref() == Some(std::path::Path::new("-"));
-    if json_to_stdout {
+    if tables_to_stderr {
         eprint!("{text}");
     } else {
         print!("{text}");
     }
-    if let Some(path) = &args.json {
-        let doc = report::json(&cpu, results);
-        if json_to_stdout {
-            std::io::stdout()
-                .write_all(doc.as_bytes())
-                .map_err(|e| format!("cannot write JSON: {e}"))?;
-        } else {
-            std::fs::write(path, doc)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
+    if let Some(sink) = &mut json {
+        sink.write(report::json(&cpu, results).as_bytes(), "JSON")?;
     }
-    if let Some(path) = &args.plot {
-        plot::write(path, &cpu, results)?;
-        eprintln!("chart written to {}", path.display());
+    if let Some(sink) = &mut chart {
+        sink.write(plot::svg(&cpu, results)?.as_bytes(), "chart")?;
+        eprintln!("chart written to {}", sink.describe());
     }
     Ok(())
 }

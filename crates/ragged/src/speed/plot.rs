@@ -4,8 +4,6 @@
 //! plotters' SVG backend writes text as SVG `<text>` elements, so no font is read or
 //! needed at build or run time; the viewer renders the labels.
 
-use std::path::Path;
-
 use plotters::prelude::*;
 
 use super::registry::Role;
@@ -15,12 +13,18 @@ use super::timing::Measurement;
 const PANEL_WIDTH: u32 = 960;
 const PANEL_HEIGHT: u32 = 540;
 
-/// Writes the chart of `results` to `path`.
-pub fn write(path: &Path, cpu: &str, results: &[Measurement]) -> Result<(), String> {
-    draw(path, cpu, results).map_err(|e| format!("cannot draw {}: {e}", path.display()))
+/// The chart of `results` as an SVG document.
+pub fn svg(cpu: &str, results: &[Measurement]) -> Result<String, String> {
+    let mut doc = String::new();
+    draw(&mut doc, cpu, results).map_err(|e| format!("cannot draw the chart: {e}"))?;
+    Ok(doc)
 }
 
-fn draw(path: &Path, cpu: &str, results: &[Measurement]) -> Result<(), Box<dyn std::error::Error>> {
+fn draw(
+    doc: &mut String,
+    cpu: &str,
+    results: &[Measurement],
+) -> Result<(), Box<dyn std::error::Error>> {
     let mut primitives: Vec<&str> = Vec::new();
     for m in results {
         if !primitives.contains(&m.primitive) {
@@ -28,7 +32,8 @@ fn draw(path: &Path, cpu: &str, results: &[Measurement]) -> Result<(), Box<dyn s
         }
     }
     let panels = u32::try_from(primitives.len().max(1))?;
-    let root = SVGBackend::new(path, (PANEL_WIDTH, PANEL_HEIGHT * panels)).into_drawing_area();
+    let root =
+        SVGBackend::with_string(doc, (PANEL_WIDTH, PANEL_HEIGHT * panels)).into_drawing_area();
     root.fill(&WHITE)?;
     for (area, primitive) in root
         .split_evenly((primitives.len().max(1), 1))
