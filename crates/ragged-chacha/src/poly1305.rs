@@ -210,11 +210,10 @@ impl<'a> AeadMac<'a> {
 impl Absorb for AeadMac<'_> {
     #[inline(always)]
     fn key(&mut self, block0: &[u8; 64]) {
-        let mut r = [0u8; 16];
-        r.copy_from_slice(&block0[..16]);
-        self.state = MacState::new(&r);
-        r.zeroize();
-        self.s.copy_from_slice(&block0[16..32]);
+        // `r` straight from the key block (the caller wipes it): no copy to wipe.
+        let (r, rest) = block0.split_first_chunk::<16>().expect("64 bytes");
+        self.state = MacState::new(r);
+        self.s.copy_from_slice(&rest[..16]);
         let aad = self.aad;
         self.absorb_padded(aad);
     }
