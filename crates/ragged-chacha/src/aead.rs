@@ -12,7 +12,7 @@ use crate::backend::poly1305::Poly1305Backend;
 use crate::chacha::ChaCha;
 use crate::error::Error;
 pub use crate::poly1305::TAG_LEN;
-use crate::poly1305::{Poly1305, tag_verdict};
+use crate::poly1305::{AeadMac, Poly1305, tag_verdict};
 use crate::variant::{self, Variant};
 
 /// The longest plaintext (and ciphertext, tag excluded) the AEADs take:
@@ -127,10 +127,13 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         buf: &mut [u8],
     ) -> Result<[u8; TAG_LEN], Error> {
         check_len(buf.len())?;
-        let (mut cipher, mac) = self.start(nonce);
-        // Cannot fail: the length check keeps the payload within blocks 1..2^32.
-        cipher.try_apply_keystream(buf)?;
-        Ok(finish(mac, aad, buf))
+        let state = <V as variant::sealed::Sealed>::state(&self.key, nonce.as_ref());
+        let mut mac = AeadMac::new(aad, self.mac_backend);
+        let (ptr, len) = (buf.as_mut_ptr(), buf.len());
+        // SAFETY: in place over `buf`; the backend was checked available when chosen;
+        // the length check keeps the payload within blocks 1..2^32.
+        unsafe { self.backend.seal(&state, ptr, ptr, len, &mut mac) };
+        Ok(mac.finish(buf))
     }
 
     /// Checks `tag` over `aad` and the ciphertext in `buf`, then decrypts `buf` in

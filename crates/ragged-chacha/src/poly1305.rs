@@ -5,6 +5,7 @@ use core::fmt;
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::backend::generic::Absorb;
 use crate::backend::poly1305::{MacState, Poly1305Backend};
 use crate::error::Error;
 
@@ -153,6 +154,80 @@ pub(crate) fn tag_verdict(equal: Choice, wipe_on_mismatch: &mut [u8]) -> Result<
     } else {
         wipe_on_mismatch.fill(0);
         Err(Error::AuthenticationFailed)
+    }
+}
+
+/// The AEAD's MAC as the one-pass seal drives it ([`Absorb`]): keyed from keystream
+/// block 0, then the padded AAD, then the ciphertext's whole blocks as the kernel
+/// finishes them; [`AeadMac::finish`] adds the padded last partial block and the
+/// lengths. Every block of the AEAD's MAC input is a whole 16-byte block (the
+/// padding sees to that), so no byte buffering is needed. Wiped on drop.
+pub(crate) struct AeadMac<'a> {
+    state: MacState,
+    s: [u8; 16],
+    aad: &'a [u8],
+    backend: Poly1305Backend,
+}
+
+impl<'a> AeadMac<'a> {
+    /// A MAC over `aad` and then the ciphertext, on `backend` (already checked
+    /// available), waiting for its key.
+    pub(crate) fn new(aad: &'a [u8], backend: Poly1305Backend) -> Self {
+        AeadMac {
+            state: MacState::new(&[0; 16]),
+            s: [0; 16],
+            aad,
+            backend,
+        }
+    }
+
+    /// Absorbs `data` and the zeros up to its next multiple of 16 (`pad16`).
+    #[inline(always)]
+    fn absorb_padded(&mut self, data: &[u8]) {
+        let whole = data.len() & !15;
+        if whole != 0 {
+            self.backend.blocks(&mut self.state, &data[..whole]);
+        }
+        if whole != data.len() {
+            let mut block = [0u8; BLOCK_LEN];
+            block[..data.len() - whole].copy_from_slice(&data[whole..]);
+            self.state.blocks(&block, 1);
+        }
+    }
+
+    /// The tag, given the whole `ciphertext` (of which the kernel has absorbed the
+    /// whole blocks).
+    pub(crate) fn finish(mut self, ciphertext: &[u8]) -> [u8; TAG_LEN] {
+        self.absorb_padded(&ciphertext[ciphertext.len() & !15..]);
+        let mut lengths = [0u8; 16];
+        lengths[..8].copy_from_slice(&(self.aad.len() as u64).to_le_bytes());
+        lengths[8..].copy_from_slice(&(ciphertext.len() as u64).to_le_bytes());
+        self.state.blocks(&lengths, 1);
+        self.state.finish(&self.s)
+    }
+}
+
+impl Absorb for AeadMac<'_> {
+    #[inline(always)]
+    fn key(&mut self, block0: &[u8; 64]) {
+        // `r` straight from the key block (the caller wipes it): no copy to wipe.
+        let (r, rest) = block0.split_first_chunk::<16>().expect("64 bytes");
+        self.state = MacState::new(r);
+        self.s.copy_from_slice(&rest[..16]);
+        let aad = self.aad;
+        self.absorb_padded(aad);
+    }
+
+    #[inline(always)]
+    fn absorb(&mut self, blocks: &[u8]) {
+        self.backend.blocks(&mut self.state, blocks);
+    }
+}
+
+impl Drop for AeadMac<'_> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+        self.s.zeroize();
     }
 }
 

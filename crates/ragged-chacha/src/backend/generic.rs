@@ -182,8 +182,40 @@ unsafe fn batch<V: Lanes>(
     len: usize,
     before: usize,
 ) {
+    // SAFETY: forwarded; unkeyed, so `key` is never used.
+    unsafe {
+        batch_with::<V, false>(
+            state,
+            counter,
+            input,
+            output,
+            len,
+            before,
+            core::ptr::null_mut(),
+        )
+    }
+}
+
+/// [`batch`], and if `KEYED` the first block
+/// (block `counter`) written to the 64 bytes at `key` instead of the message: the
+/// message then takes blocks `counter + 1 …`, and `len <= 64 * (V::BLOCKS - 1)`.
+///
+/// # Safety
+/// As for [`batch`]; if `KEYED`, `key` is writable for 64 bytes and disjoint from the
+/// message.
+#[inline(always)]
+unsafe fn batch_with<V: Lanes, const KEYED: bool>(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    before: usize,
+    key: *mut u8,
+) {
     // SAFETY: the CPU has V's features; the pointer ranges are as this function requires,
-    // and every access below stays within `len` bytes (the tail within `before + len`).
+    // and every access below stays within `len` bytes (the tail within `before + len`),
+    // and the key's 64 bytes.
     unsafe {
         let w = &state.words;
         let (lo, hi) = V::counters(counter);
@@ -210,8 +242,18 @@ unsafe fn batch<V: Lanes>(
         for i in 0..16 {
             x[i] = x[i].add(init[i]);
         }
-        let ks = V::transpose(x);
-        if len == 64 * V::BLOCKS {
+        let mut ks = V::transpose(x);
+        if KEYED {
+            // Block 0 is the first 64 bytes in message order: to the key; the message
+            // takes the vectors after it.
+            let skip = 64 / V::BYTES;
+            for (i, v) in ks[..skip].iter().enumerate() {
+                v.store(key.add(i * V::BYTES));
+            }
+            for i in 0..16 - skip {
+                ks[i] = ks[i + skip];
+            }
+        } else if len == 64 * V::BLOCKS {
             // A full batch: store in the order the transpose finishes the vectors.
             macro_rules! store_in_order {
                 ($($i:literal),*) => {
@@ -291,6 +333,36 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
     len: usize,
     before: usize,
 ) {
+    // SAFETY: forwarded; unkeyed, so `key` is never used.
+    unsafe {
+        rows_batch_with::<R, SETS, false>(
+            state,
+            counter,
+            input,
+            output,
+            len,
+            before,
+            core::ptr::null_mut(),
+        )
+    }
+}
+
+/// [`rows_batch`], and if `KEYED` the first block written to the 64 bytes at `key`
+/// instead of the message, which then takes the blocks after it
+/// (`len <= 64 * (SETS * R::ROW_BLOCKS - 1)`).
+///
+/// # Safety
+/// As for [`batch_with`].
+#[inline(always)]
+unsafe fn rows_batch_with<R: Rows, const SETS: usize, const KEYED: bool>(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    before: usize,
+    key: *mut u8,
+) {
     // SAFETY: as for `batch`: the CPU has R's features, and every access stays within
     // `len` bytes (the tail within `before + len`).
     unsafe {
@@ -320,13 +392,27 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
             }
         }
         let first = R::rows_to_message([a.add(a0), b.add(b0), c.add(c0), d.add(d0)]);
-        if SETS == 1 {
-            write_keystream!(R, first, input, output, len, before, [0, 1, 2, 3]);
+        let second = if SETS == 1 {
+            first
         } else {
-            let second = R::rows_to_message([e.add(a0), f.add(b0), g.add(c0), h.add(d1)]);
-            let ks = [
-                first[0], first[1], first[2], first[3], second[0], second[1], second[2], second[3],
-            ];
+            R::rows_to_message([e.add(a0), f.add(b0), g.add(c0), h.add(d1)])
+        };
+        let mut ks = [
+            first[0], first[1], first[2], first[3], second[0], second[1], second[2], second[3],
+        ];
+        if KEYED {
+            // As in `batch_with`: block 0 to the key, the message from the vector after.
+            let skip = 64 / R::BYTES;
+            for (i, v) in ks[..skip].iter().enumerate() {
+                v.store(key.add(i * R::BYTES));
+            }
+            for i in 0..8 - skip {
+                ks[i] = ks[i + skip];
+            }
+        }
+        if SETS == 1 {
+            write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3]);
+        } else {
             write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3, 4, 5, 6, 7]);
         }
     }
@@ -444,4 +530,77 @@ unsafe fn vertical_rest<W: Lanes, M: Lanes, N: Lanes>(
             batch::<W>(state, counter, input, output, len, before);
         }
     }
+}
+
+/// Where the sealing kernel sends its results: the AEAD's Poly1305.
+pub(crate) trait Absorb {
+    /// Receives keystream block 0 (the one-time key), before any ciphertext.
+    fn key(&mut self, block0: &[u8; 64]);
+    /// Absorbs `blocks`, whole 16-byte blocks of ciphertext in message order.
+    fn absorb(&mut self, blocks: &[u8]);
+}
+
+/// The AEAD's seal: keystream block 0 goes to `mac.key`, blocks 1, 2, … are XORed
+/// into the `len` message bytes, and every whole 16-byte block of the resulting
+/// ciphertext goes to `mac.absorb` (the caller absorbs the last partial one).
+///
+/// The key block is computed in the same batch as the first message blocks, not as
+/// a batch of its own: a message of up to `2 * H::ROW_BLOCKS - 1` blocks (192 bytes
+/// on AVX2) is a single row-form batch, key included; a longer one starts with a wide
+/// batch of the key and `W::BLOCKS - 1` message blocks, then the usual kernel from
+/// block `W::BLOCKS`.
+///
+/// # Safety
+/// The CPU has the features of `W` and `H`; `input` is readable and `output` writable
+/// for `len` bytes; they are the same pointer or do not overlap; for RFC 8439 states,
+/// `1 + ceil(len / 64) <= 2^32`.
+#[inline(always)]
+pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
+    state: &State,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    mac: &mut A,
+) {
+    let mut key = [0u8; 64];
+    let kp = key.as_mut_ptr();
+    let blocks = 1 + len.div_ceil(64);
+    // SAFETY: every batch below gets a range of the message with the bytes before it
+    // (`before`) in the same message, and its own counters; the key buffer is ours.
+    // The MAC reads the ciphertext after it is all written.
+    unsafe {
+        let (done, counter);
+        if blocks <= 2 * H::ROW_BLOCKS {
+            if blocks <= H::ROW_BLOCKS {
+                rows_batch_with::<H, 1, true>(state, 0, input, output, len, 0, kp);
+            } else {
+                rows_batch_with::<H, 2, true>(state, 0, input, output, len, 0, kp);
+            }
+            (done, counter) = (len, 0);
+        } else {
+            let first = len.min(64 * (W::BLOCKS - 1));
+            batch_with::<W, true>(state, 0, input, output, first, 0, kp);
+            (done, counter) = (first, W::BLOCKS as u64);
+        }
+        mac.key(&key);
+        wipe(&mut key);
+        if done < len {
+            xor_keystream_rows::<W, W, W, H>(
+                state,
+                counter,
+                input.add(done),
+                output.add(done),
+                len - done,
+            );
+        }
+        mac.absorb(core::slice::from_raw_parts(output, len & !15));
+    }
+}
+
+/// Overwrites key material with zeros in a way the optimizer keeps.
+#[inline(always)]
+pub(crate) fn wipe(buf: &mut [u8; 64]) {
+    // SAFETY: a valid, aligned, exclusively borrowed array.
+    unsafe { core::ptr::write_volatile(buf, [0; 64]) };
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }

@@ -180,4 +180,46 @@ impl Backend {
             }
         }
     }
+
+    /// The AEAD's seal: keystream block 0 to `mac.key`, blocks 1.. XORed into the
+    /// `len` bytes, and the whole 16-byte blocks of the ciphertext to `mac.absorb`
+    /// (see [`generic::seal`]). The x86-64 backends do it in one pass; the others in
+    /// two (the key block, then the message, then the MAC).
+    ///
+    /// # Safety
+    /// As for [`Backend::xor_keystream`] with the message at block 1:
+    /// `1 + ceil(len / 64) <= 2^32` for RFC 8439 states.
+    #[inline]
+    pub(crate) unsafe fn seal<A: generic::Absorb>(
+        self,
+        state: &State,
+        input: *const u8,
+        output: *mut u8,
+        len: usize,
+        mac: &mut A,
+    ) {
+        // SAFETY: forwarded; `self.is_available()` means the entry point's target
+        // features are present.
+        unsafe {
+            match self {
+                #[cfg(target_arch = "x86_64")]
+                Backend::Sse2 => x86_64::sse2::seal(state, input, output, len, mac),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Ssse3 => x86_64::ssse3::seal(state, input, output, len, mac),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx2 => x86_64::avx2::seal(state, input, output, len, mac),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx512 => x86_64::avx512::seal(state, input, output, len, mac),
+                _ => {
+                    let mut key = [0u8; 64];
+                    let kp = key.as_mut_ptr();
+                    self.xor_keystream(state, 0, kp, kp, 64);
+                    mac.key(&key);
+                    generic::wipe(&mut key);
+                    self.xor_keystream(state, 1, input, output, len);
+                    mac.absorb(core::slice::from_raw_parts(output, len & !15));
+                }
+            }
+        }
+    }
 }

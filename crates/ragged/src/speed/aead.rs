@@ -1,10 +1,12 @@
 //! The AEAD implementations: ragged (dispatched and per ChaCha backend), RustCrypto's
-//! `chacha20poly1305`, and ring (ChaCha20-Poly1305 only).
+//! `chacha20poly1305`, ring and OpenSSL (feature `openssl`; ChaCha20-Poly1305 only:
+//! neither has XChaCha20-Poly1305).
 //!
 //! Each call seals the message in place under a fresh nonce with empty AAD and writes
 //! the 16-byte tag after it. ragged and RustCrypto construct their AEAD per message
 //! (key setup is only a copy for both); ring keeps its `LessSafeKey`, the fastest way
-//! its API allows. OpenSSL is not a peer here yet.
+//! its API allows; OpenSSL keeps one context and re-sets only the nonce (see
+//! `openssl.rs`).
 
 use std::hint::black_box;
 
@@ -30,6 +32,8 @@ pub fn aead(kind: AeadKind, selection: Selection) -> Vec<Box<dyn Implementation>
     list.push(Box::new(RustCrypto(kind)));
     if kind == AeadKind::ChaCha20Poly1305 {
         list.push(Box::new(Ring));
+        #[cfg(feature = "openssl")]
+        list.push(Box::new(super::openssl::ChaCha20Poly1305));
     }
     list
 }

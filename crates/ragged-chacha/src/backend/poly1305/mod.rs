@@ -95,6 +95,13 @@ impl Poly1305Backend {
     /// Absorbs the full 16-byte blocks of `data` (a multiple of 16 bytes long).
     #[inline]
     pub(crate) fn blocks(self, state: &mut MacState, data: &[u8]) {
+        // Short runs are the portable code's on every backend: decided here, inline,
+        // so a packet's few blocks pay no call into a SIMD backend.
+        #[cfg(target_arch = "x86_64")]
+        if data.len() < 16 * avx2::MIN_BLOCKS {
+            state.blocks(data, 1);
+            return;
+        }
         match self {
             #[cfg(target_arch = "x86_64")]
             Poly1305Backend::Avx2 => avx2::blocks(state, data),

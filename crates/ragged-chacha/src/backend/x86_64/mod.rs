@@ -9,6 +9,7 @@ use self::xmm::Xmm;
 use self::ymm::Ymm;
 use self::zmm::Zmm;
 use super::generic;
+use super::generic::Absorb;
 use crate::state::State;
 
 /// Lane-type level: SSE2 only (every x86-64 CPU).
@@ -39,6 +40,34 @@ macro_rules! entry_point {
                 generic::xor_keystream_rows::<$wide, $mid, $narrow, $rows>(
                     state, counter, input, output, len,
                 )
+            }
+        }
+
+        paste_seal!($name, $features, $wide, $rows);
+    };
+}
+
+/// The AEAD seal entry point beside each keystream entry point: `<name>_seal`.
+macro_rules! paste_seal {
+    ($name:ident, $features:literal, $wide:ty, $rows:ty) => {
+        pub(crate) mod $name {
+            use super::*;
+
+            /// The one-pass AEAD seal ([`generic::seal`]) on this backend.
+            ///
+            /// # Safety
+            /// The CPU has the features named in `target_feature`; the pointer and
+            /// length contract of [`generic::seal`].
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn seal<A: Absorb>(
+                state: &State,
+                input: *const u8,
+                output: *mut u8,
+                len: usize,
+                mac: &mut A,
+            ) {
+                // SAFETY: as for the keystream entry point.
+                unsafe { generic::seal::<$wide, $rows, A>(state, input, output, len, mac) }
             }
         }
     };
