@@ -44,7 +44,7 @@
 //! from the portable code (top 64-bit limb at most 4, so below `5·2^128`): its limbs are
 //! below `2^44`, `2^44`, `2^42.4`, and `20·b1 < 2^48.4`, `20·b2 < 2^46.8` — all inside the
 //! multiplier's 52 bits. The accumulator after [`carry`] has limbs below `2^44 + 2^15`,
-//! `2^44 + 2^10` and `2^42 + 2^11`; a message block adds at most `2^44`, `2^44`, `2^41`,
+//! `2^44` and `2^42 + 2^11`; a message block adds at most `2^44`, `2^44`, `2^41`,
 //! so the multiplicands are below `2^45.1`. Each product is below `2^93.5` (inside
 //! 104 bits), its low half below `2^52`, its high half below `2^41.5`; so
 //! `dk_lo < 2^53.6`, `dk_hi < 2^43.1`, `t0 < 2^56`, `t1, t2 < 2^54`. The final sums
@@ -210,11 +210,15 @@ unsafe fn mul(a: &Limbs, b: &Mult) -> Limbs {
         let d1_hi = col!(_mm512_madd52hi_epu64, b1, b0, s2);
         let d2_lo = col!(_mm512_madd52lo_epu64, b2, b1, b0);
         let d2_hi = col!(_mm512_madd52hi_epu64, b2, b1, b0);
-        // 5·(d2_hi << 10) = (d2_hi << 10) + (d2_hi << 12)
-        let wrap = _mm512_add_epi64(
-            _mm512_slli_epi64::<10>(d2_hi),
-            _mm512_slli_epi64::<12>(d2_hi),
-        );
+        // 5·(d2_hi << 10): the ×5 as a 52-bit multiply (5·d2_hi < 2^45.5 is all in the
+        // low half), then the shift. Written as two shifts and an add, LLVM merges them
+        // into a 64-bit multiply by 5·2^10, which AVX-512F lacks (no AVX512DQ
+        // `vpmullq`) and emulates with two `vpmuludq`, shifts and adds.
+        let wrap = _mm512_slli_epi64::<10>(_mm512_madd52lo_epu64(
+            _mm512_setzero_si512(),
+            d2_hi,
+            _mm512_set1_epi64(5),
+        ));
         [
             _mm512_add_epi64(d0_lo, wrap),
             _mm512_add_epi64(d1_lo, _mm512_slli_epi64::<8>(d0_hi)),
@@ -225,7 +229,7 @@ unsafe fn mul(a: &Limbs, b: &Mult) -> Limbs {
 
 /// Partly carries column sums (`t0 < 2^56`, `t1, t2 < 2^54`) back to limbs for the next
 /// multiplication, in two short parallel chains (0→1 with 2→0 (×5), then 1→2): limbs
-/// below `2^44 + 2^15`, `2^44 + 2^10` and `2^42 + 2^11`.
+/// below `2^44 + 2^15`, `2^44` and `2^42 + 2^11`.
 #[inline(always)]
 unsafe fn carry([t0, t1, t2]: Limbs) -> Limbs {
     // SAFETY: AVX-512F, per the caller.
