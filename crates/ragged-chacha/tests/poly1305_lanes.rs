@@ -4,7 +4,9 @@
 //! meet), all-0xff messages and keys (the largest limb values), and messages fed in
 //! pieces cut at every block boundary up to 8 blocks and from 16 to 28 (the AVX2
 //! backend takes runs of 20 blocks or more), so the state crosses between the
-//! portable and the SIMD code in both directions, at every lane phase.
+//! portable and the SIMD code in both directions, at every lane phase. The same
+//! around the AVX-512 IFMA threshold (32 blocks; eight lanes, the first group padded in
+//! front), where the CPU has IFMA.
 
 mod common;
 
@@ -56,7 +58,8 @@ fn messages(seed: u64, len: usize) -> [Vec<u8>; 3] {
 fn lengths_around_the_lane_boundaries() {
     let mut checked = 0;
     for blocks in [
-        1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 19, 20, 21, 24, 63, 64, 65, 127, 128, 129,
+        1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 19, 20, 21, 24, 31, 32, 33, 37, 40, 47, 63, 64, 65, 127,
+        128, 129,
     ] {
         for delta in [-1i64, 0, 1] {
             let len = (blocks * 16) as i64 + delta;
@@ -79,7 +82,7 @@ fn lengths_around_the_lane_boundaries() {
             }
         }
     }
-    assert!(checked >= 20 * 3 * 9);
+    assert!(checked >= 26 * 3 * 9);
 }
 
 /// Piece lengths in blocks: every one up to 8 (portable), and 16 to 28 (either side
@@ -123,20 +126,55 @@ fn cuts_at_every_block_boundary_up_to_8_blocks_and_from_16_to_28() {
 }
 
 #[test]
+fn cuts_either_side_of_the_ifma_threshold() {
+    // A first piece of 0..=9 blocks (portable), then one of 28..=41 blocks (AVX2 below
+    // 32, IFMA from 32 where the CPU has it, at every padding of the first group of
+    // eight), then the rest; each cut on a block boundary or one byte past it.
+    let mut checked = 0;
+    let total_blocks = 100;
+    let len = total_blocks * 16 + 9;
+    for key in keys(41) {
+        for message in messages(4141, len) {
+            let expected = reference(&key, &message);
+            for backend in Poly1305Backend::available() {
+                for a in 0..=9 {
+                    for b in 28..=41 {
+                        for skew in [0, 1] {
+                            let cuts = [a * 16 + skew, (a + b) * 16 + skew];
+                            assert_eq!(
+                                tag_in_pieces(backend, &key, &message, &cuts),
+                                expected,
+                                "{len} bytes cut at {cuts:?} on {}",
+                                backend.name()
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked >= 3 * 3 * 10 * 14 * 2);
+}
+
+#[test]
 fn repeated_simd_runs_on_one_mac() {
     // Many SIMD-sized pieces in a row (the power table is built once and reused),
     // with odd bytes between them.
-    for backend in Poly1305Backend::available() {
-        for key in keys(7) {
-            let message = bytes(0xfeed, 240 * 16 + 3);
-            let expected = reference(&key, &message);
-            let cuts: Vec<usize> = (1..11).map(|i| i * (21 * 16 + 16) + (i % 3)).collect();
-            assert_eq!(
-                tag_in_pieces(backend, &key, &message, &cuts),
-                expected,
-                "{}",
-                backend.name()
-            );
+    // Pieces of 22 blocks (AVX2) and of 38 (IFMA, first group padded by 2).
+    for piece in [22 * 16, 38 * 16] {
+        for backend in Poly1305Backend::available() {
+            for key in keys(7) {
+                let message = bytes(0xfeed, 420 * 16 + 3);
+                let expected = reference(&key, &message);
+                let cuts: Vec<usize> = (1..11).map(|i| i * piece + (i % 3)).collect();
+                assert_eq!(
+                    tag_in_pieces(backend, &key, &message, &cuts),
+                    expected,
+                    "pieces of {piece} bytes on {}",
+                    backend.name()
+                );
+            }
         }
     }
 }

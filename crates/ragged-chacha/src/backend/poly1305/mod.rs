@@ -4,12 +4,15 @@
 //! [`MacState`]; buffering, the padded final block and the final reduction stay in
 //! the portable code. A multi-block SIMD backend is one more variant: it converts `h`
 //! to its radix on entry and back (fully carried, in the portable form) on exit, and
-//! keeps its table of powers of `r` in the state. [`avx2`] is the first (26-bit limbs,
-//! four blocks at a time); AVX-512 IFMA with 52-bit limbs would slot in the same way.
-//! Detection goes through the same `cpu_has!` as the ChaCha backends.
+//! builds its table of powers of `r` per run. [`avx2`] has 26-bit limbs, four blocks
+//! at a time; [`ifma`] (AVX-512 IFMA) 44-bit limbs multiplied 52 bits at a time, eight
+//! blocks at a time. Detection goes through the same `cpu_has!` as the ChaCha
+//! backends, here in [`Poly1305Backend::is_available`] and nowhere else.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ifma;
 pub(crate) mod portable;
 
 pub(crate) use portable::MacState;
@@ -27,6 +30,11 @@ pub enum Poly1305Backend {
     /// 20 blocks (shorter runs, and the blocks past the last multiple of 4, take the
     /// portable path).
     Avx2,
+    /// x86-64 AVX-512 IFMA (with AVX-512F): eight blocks at a time with 44-bit limbs and
+    /// `vpmadd52luq`/`vpmadd52huq`, for runs of at least 32 blocks, all of whose blocks
+    /// it takes; shorter runs go the AVX2 way (AVX2 for 20 to 31 blocks, else
+    /// portable).
+    Avx512Ifma,
 }
 
 /// Every Poly1305 backend compiled for this target, slowest first.
@@ -34,6 +42,8 @@ const ALL: &[Poly1305Backend] = &[
     Poly1305Backend::Portable,
     #[cfg(target_arch = "x86_64")]
     Poly1305Backend::Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Poly1305Backend::Avx512Ifma,
 ];
 
 impl Poly1305Backend {
@@ -63,6 +73,11 @@ impl Poly1305Backend {
             Poly1305Backend::Portable => true,
             #[cfg(target_arch = "x86_64")]
             Poly1305Backend::Avx2 => cpu_has!("avx2"),
+            // AVX2 too: its shorter runs take the AVX2 path (every IFMA CPU has it).
+            #[cfg(target_arch = "x86_64")]
+            Poly1305Backend::Avx512Ifma => {
+                cpu_has!("avx512f") && cpu_has!("avx512ifma") && cpu_has!("avx2")
+            }
             #[allow(unreachable_patterns)]
             _ => false,
         }
@@ -73,6 +88,7 @@ impl Poly1305Backend {
         match self {
             Poly1305Backend::Portable => "portable",
             Poly1305Backend::Avx2 => "avx2",
+            Poly1305Backend::Avx512Ifma => "avx512ifma",
         }
     }
 
@@ -105,6 +121,8 @@ impl Poly1305Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             Poly1305Backend::Avx2 => avx2::blocks(state, data),
+            #[cfg(target_arch = "x86_64")]
+            Poly1305Backend::Avx512Ifma => ifma::blocks(state, data),
             _ => state.blocks(data, 1),
         }
     }

@@ -1,0 +1,489 @@
+//! Poly1305 on AVX-512 IFMA: eight blocks at a time, 52-bit multiplies on 44/44/42-bit
+//! limbs in the eight 64-bit lanes of a `zmm` register.
+//!
+//! # The math
+//!
+//! The same lane split as [`super::avx2`], eight wide: for `n = 8K` blocks, lane `j`
+//! carries the Horner chain in `r⁸` of blocks `j, j+8, j+16, …` (`h` added to block 0),
+//! and at the end lane `j` is multiplied by `r^(8-j)` and the lanes are summed:
+//!
+//! ```text
+//! h' = h·r^n + Σ_i m_i·r^(n-i) = Σ_j r^(8-j) · A_j,   A_j = Σ_k m_(8k+j)·r^(8(K-1-k))
+//! ```
+//!
+//! A run whose length is not a multiple of eight blocks is padded *in front* with
+//! `pad = -n mod 8` zero blocks (no 2^128 bit either): a zero block adds nothing to
+//! `Σ m_i·r^(n-i)`, and `h` goes into the lane of the first real block, whose exponent
+//! is exactly `n`. The padding is a masked load (the masked-off lanes are never read),
+//! so every block of the run is absorbed here, in one pass, and nothing is left for
+//! the portable code.
+//!
+//! # Limbs
+//!
+//! `vpmadd52luq` / `vpmadd52huq` multiply the low 52 bits of two lanes into a 104-bit
+//! product and add its low or high 52 bits to a 64-bit accumulator. A 130-bit number is
+//! three limbs `x = x0 + x1·2^44 + x2·2^88` (44, 44 and 42 bits when carried). The
+//! columns of `a·b` at `2^132 = 4·2^130 ≡ 20` fold down as `20·b`:
+//!
+//! ```text
+//! d0 = a0·b0 + a1·20b2 + a2·20b1      (at 2^0)
+//! d1 = a0·b1 + a1·b0   + a2·20b2      (at 2^44)
+//! d2 = a0·b2 + a1·b1   + a2·b0        (at 2^88)
+//! ```
+//!
+//! Each column is accumulated as a low half `dk_lo` (the products' bits 0..52) and a
+//! high half `dk_hi` (bits 52..104). The high half of column `k` sits at
+//! `2^(44k + 52)`: `2^8` above column `k + 1` for `k = 0, 1`, and for `k = 2` at
+//! `2^140 = 2^10·2^130 ≡ 5·2^10`. So the three uncarried column sums are
+//!
+//! ```text
+//! t0 = d0_lo + 5·(d2_hi << 10),   t1 = d1_lo + (d0_hi << 8),   t2 = d2_lo + (d1_hi << 8)
+//! ```
+//!
+//! Bounds (why nothing overflows or loses bits): every multiplier is a power of `r`
+//! from the portable code (top 64-bit limb at most 4, so below `5·2^128`): its limbs are
+//! below `2^44`, `2^44`, `2^42.4`, and `20·b1 < 2^48.4`, `20·b2 < 2^46.8` — all inside the
+//! multiplier's 52 bits. The accumulator after [`carry`] has limbs below `2^44 + 2^15`,
+//! `2^44` and `2^42 + 2^11`; a message block adds at most `2^44`, `2^44`, `2^41`,
+//! so the multiplicands are below `2^45.1`. Each product is below `2^93.5` (inside
+//! 104 bits), its low half below `2^52`, its high half below `2^41.5`; so
+//! `dk_lo < 2^53.6`, `dk_hi < 2^43.1`, `t0 < 2^56`, `t1, t2 < 2^54`. The final sums
+//! of eight lanes stay below `2^59`.
+//!
+//! # Hand-off
+//!
+//! As for AVX2: the portable state (`h` in 64-bit limbs, top limb ≤ 4) is split into
+//! 44-bit limbs on entry and, after the lanes are summed, carried and reassembled on
+//! exit, so the backends can take turns on one MAC at any block boundary.
+//!
+//! Constant time: the only branches, masks and indices depend on the length of the
+//! input; the multiplies are fixed-latency.
+
+use core::arch::x86_64::*;
+
+use super::portable::MacState;
+
+/// Runs of fewer blocks than this go to the AVX2 backend (and, below its own threshold,
+/// the portable code). **Not measured** — the project has no IFMA hardware, only an
+/// emulator whose timings mean nothing — so this is an estimate: setting up costs seven
+/// scalar multiplications for `r²..r⁸` plus the hand-off and an eight-lane combine, a
+/// few dozen portable blocks' worth, and AVX2 is already ahead of the portable code
+/// from 20 blocks. Re-measure with `ragged speed poly1305 --backends` on an IFMA CPU
+/// (Ice Lake, Tiger Lake, Sapphire Rapids, Zen 4) and adjust.
+pub(crate) const MIN_BLOCKS: usize = 32;
+
+/// `2^44 - 1`.
+const MASK44: u64 = (1 << 44) - 1;
+/// `2^42 - 1`.
+const MASK42: u64 = (1 << 42) - 1;
+
+/// The block of a group (0..8) that lands in each 64-bit lane: the two 512-bit loads
+/// hold blocks 0..4 and 4..8, and unpacking their low and high 64-bit halves
+/// interleaves them.
+const BLOCK_OF_LANE: [usize; 8] = [0, 4, 1, 5, 2, 6, 3, 7];
+
+/// The multipliers `blocks8` needs, built on the stack for each IFMA run from
+/// `r, r², …, r⁸` and wiped after it (not kept in the MAC state, for the reasons given
+/// on [`super::avx2::Powers`]).
+///
+/// A multiplier is five values: its three 44-bit limbs, then `20·b1` and `20·b2`.
+pub(crate) struct Powers {
+    /// `r⁸` (the same in every lane): the Horner step.
+    step: [u64; 5],
+    /// Row `i` holds value `i` of each lane's final multiplier, `r^(8 - block)` for the
+    /// block in that lane ([`BLOCK_OF_LANE`]).
+    last: [[u64; 8]; 5],
+}
+
+impl Powers {
+    /// The table for `state`'s `r`.
+    fn new(state: &MacState) -> Self {
+        let mut pow = [[0u64; 3]; 9];
+        pow[1] = [state.r[0], state.r[1], 0];
+        for k in 2..9 {
+            pow[k] = state.times_r(pow[k - 1]);
+        }
+        let mult = |p: [u64; 3]| {
+            let [b0, b1, b2] = split44(p);
+            [b0, b1, b2, 20 * b1, 20 * b2]
+        };
+        let step = mult(pow[8]);
+        let lanes: [[u64; 5]; 8] = core::array::from_fn(|l| mult(pow[8 - BLOCK_OF_LANE[l]]));
+        let last = core::array::from_fn(|i| core::array::from_fn(|l| lanes[l][i]));
+        // SAFETY: `pow` is a valid, aligned local array; volatile so the dead store is
+        // kept.
+        unsafe { core::ptr::write_volatile(&mut pow, [[0; 3]; 9]) };
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        Powers { step, last }
+    }
+}
+
+impl Drop for Powers {
+    fn drop(&mut self) {
+        // SAFETY: both are valid, aligned, exclusively borrowed arrays; volatile so the
+        // dead stores are kept.
+        unsafe {
+            core::ptr::write_volatile(&mut self.step, [0; 5]);
+            core::ptr::write_volatile(&mut self.last, [[0; 8]; 5]);
+        }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// A 130-bit number in 64-bit limbs (top limb at most 7) split into 44/44/42-bit limbs;
+/// the top one keeps whatever is above bit 88.
+#[inline(always)]
+fn split44([h0, h1, h2]: [u64; 3]) -> [u64; 3] {
+    [
+        h0 & MASK44,
+        ((h0 >> 44) | (h1 << 20)) & MASK44,
+        (h1 >> 24) | (h2 << 40),
+    ]
+}
+
+/// Three radix-2^44 column sums (each below `2^62`) carried into the portable form:
+/// 64-bit limbs with the top one at most 4.
+#[inline(always)]
+fn join44([mut t0, mut t1, mut t2]: [u64; 3]) -> [u64; 3] {
+    // First pass: t0, t1 below 2^44, t2 below 2^42, the carry out of the top (below
+    // 2^20) folded back ×5 into t0 (now below 2^44 + 2^23).
+    t1 += t0 >> 44;
+    t0 &= MASK44;
+    t2 += t1 >> 44;
+    t1 &= MASK44;
+    t0 += 5 * (t2 >> 42);
+    t2 &= MASK42;
+    // Second pass: carries of at most 1, so t2 <= 2^42 and the top 64-bit limb,
+    // t2 >> 40, is at most 4.
+    t1 += t0 >> 44;
+    t0 &= MASK44;
+    t2 += t1 >> 44;
+    t1 &= MASK44;
+    debug_assert!(t2 <= 1 << 42);
+    [t0 | (t1 << 44), (t1 >> 20) | (t2 << 24), t2 >> 40]
+}
+
+/// Absorbs the full blocks of `data` (a multiple of 16 bytes): runs of at least
+/// [`MIN_BLOCKS`] with IFMA, all of them; shorter runs (and everything, on a CPU
+/// without IFMA) through [`super::avx2::blocks`].
+#[inline]
+// Without `std` the checks are compile-time constants that clippy sees as trivial.
+#[cfg_attr(not(feature = "std"), allow(clippy::eq_op, clippy::nonminimal_bool))]
+pub(crate) fn blocks(state: &mut MacState, data: &[u8]) {
+    debug_assert_eq!(data.len() % 16, 0);
+    if data.len() / 16 < MIN_BLOCKS || !(cpu_has!("avx512f") && cpu_has!("avx512ifma")) {
+        super::avx2::blocks(state, data);
+        return;
+    }
+    let powers = Powers::new(state);
+    // SAFETY: the CPU has AVX-512F and IFMA (checked just above); `data` is a
+    // non-empty multiple of 16 bytes (at least MIN_BLOCKS blocks).
+    unsafe { blocks8(&mut state.h, &powers, data) };
+}
+
+/// Three limb vectors: lane `l` of `[i]` is limb (or column) `i` of lane `l`'s number.
+type Limbs = [__m512i; 3];
+
+// The helpers below are `#[inline(always)]` without `target_feature`, called only from
+// the entry point `blocks8`, so their intrinsics inline into its AVX-512 code. No
+// closures: a closure is a function of its own, without the entry point's features.
+
+/// A multiplier's five vectors (see [`Powers`]).
+type Mult = [__m512i; 5];
+
+/// The uncarried column sums `t0, t1, t2` of `a·b mod p` (see the module comment),
+/// lane by lane.
+#[inline(always)]
+unsafe fn mul(a: &Limbs, b: &Mult) -> Limbs {
+    let [a0, a1, a2] = *a;
+    let [b0, b1, b2, s1, s2] = *b;
+    // SAFETY: AVX-512F and IFMA, per the caller.
+    unsafe {
+        macro_rules! col {
+            ($f:ident, $x:expr, $y:expr, $z:expr) => {
+                $f($f($f(_mm512_setzero_si512(), a0, $x), a1, $y), a2, $z)
+            };
+        }
+        let d0_lo = col!(_mm512_madd52lo_epu64, b0, s2, s1);
+        let d0_hi = col!(_mm512_madd52hi_epu64, b0, s2, s1);
+        let d1_lo = col!(_mm512_madd52lo_epu64, b1, b0, s2);
+        let d1_hi = col!(_mm512_madd52hi_epu64, b1, b0, s2);
+        let d2_lo = col!(_mm512_madd52lo_epu64, b2, b1, b0);
+        let d2_hi = col!(_mm512_madd52hi_epu64, b2, b1, b0);
+        // 5·(d2_hi << 10): the ×5 as a 52-bit multiply (5·d2_hi < 2^45.5 is all in the
+        // low half), then the shift. Written as two shifts and an add, LLVM merges them
+        // into a 64-bit multiply by 5·2^10, which AVX-512F lacks (no AVX512DQ
+        // `vpmullq`) and emulates with two `vpmuludq`, shifts and adds.
+        let wrap = _mm512_slli_epi64::<10>(_mm512_madd52lo_epu64(
+            _mm512_setzero_si512(),
+            d2_hi,
+            _mm512_set1_epi64(5),
+        ));
+        [
+            _mm512_add_epi64(d0_lo, wrap),
+            _mm512_add_epi64(d1_lo, _mm512_slli_epi64::<8>(d0_hi)),
+            _mm512_add_epi64(d2_lo, _mm512_slli_epi64::<8>(d1_hi)),
+        ]
+    }
+}
+
+/// Partly carries column sums (`t0 < 2^56`, `t1, t2 < 2^54`) back to limbs for the next
+/// multiplication, in two short parallel chains (0→1 with 2→0 (×5), then 1→2): limbs
+/// below `2^44 + 2^15`, `2^44` and `2^42 + 2^11`.
+#[inline(always)]
+unsafe fn carry([t0, t1, t2]: Limbs) -> Limbs {
+    // SAFETY: AVX-512F, per the caller.
+    unsafe {
+        let m44 = _mm512_set1_epi64(MASK44 as i64);
+        let m42 = _mm512_set1_epi64(MASK42 as i64);
+        let c0 = _mm512_srli_epi64::<44>(t0);
+        let c2 = _mm512_srli_epi64::<42>(t2);
+        let t0 = _mm512_and_si512(t0, m44);
+        let t2 = _mm512_and_si512(t2, m42);
+        let t1 = _mm512_add_epi64(t1, c0);
+        let t0 = _mm512_add_epi64(t0, _mm512_add_epi64(c2, _mm512_slli_epi64::<2>(c2)));
+        let c1 = _mm512_srli_epi64::<44>(t1);
+        let t1 = _mm512_and_si512(t1, m44);
+        let t2 = _mm512_add_epi64(t2, c1);
+        [t0, t1, t2]
+    }
+}
+
+/// The limbs of the eight blocks whose halves `lo` and `hi` (the two 64-bit words of
+/// each, lane by lane) hold, with the 2^128 bit in the lanes of `real` (the others are
+/// padding: zero, and they stay zero).
+#[inline(always)]
+unsafe fn limbs(lo: __m512i, hi: __m512i, real: __mmask8) -> Limbs {
+    // SAFETY: AVX-512F, per the caller.
+    unsafe {
+        let m44 = _mm512_set1_epi64(MASK44 as i64);
+        [
+            _mm512_and_si512(lo, m44),
+            _mm512_and_si512(
+                _mm512_or_si512(_mm512_srli_epi64::<44>(lo), _mm512_slli_epi64::<20>(hi)),
+                m44,
+            ),
+            // Bits 88..128, and the 2^128 bit at bit 40.
+            _mm512_or_si512(
+                _mm512_srli_epi64::<24>(hi),
+                _mm512_maskz_set1_epi64(real, 1 << 40),
+            ),
+        ]
+    }
+}
+
+/// Eight whole blocks at `p` as limbs, blocks 0..8 in the lanes of [`BLOCK_OF_LANE`].
+///
+/// # Safety
+/// AVX-512F; 128 readable bytes at `p`.
+#[inline(always)]
+unsafe fn load8(p: *const u8) -> Limbs {
+    // SAFETY: AVX-512F and the 128 bytes, per the caller; unaligned loads.
+    unsafe {
+        let v0 = _mm512_loadu_si512(p.cast());
+        let v1 = _mm512_loadu_si512(p.add(64).cast());
+        limbs(
+            _mm512_unpacklo_epi64(v0, v1),
+            _mm512_unpackhi_epi64(v0, v1),
+            0xff,
+        )
+    }
+}
+
+#[inline(always)]
+unsafe fn add(a: &Limbs, b: &Limbs) -> Limbs {
+    // SAFETY: AVX-512F, per the caller.
+    unsafe {
+        [
+            _mm512_add_epi64(a[0], b[0]),
+            _mm512_add_epi64(a[1], b[1]),
+            _mm512_add_epi64(a[2], b[2]),
+        ]
+    }
+}
+
+/// Absorbs `data` (a non-empty multiple of 16 bytes) into `h`, eight blocks at a time
+/// (the first group padded in front to make the count a multiple of eight).
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512 IFMA.
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn blocks8(h: &mut [u64; 3], powers: &Powers, data: &[u8]) {
+    let n = data.len() / 16;
+    assert!(
+        n != 0 && data.len().is_multiple_of(16),
+        "a non-empty run of whole blocks"
+    );
+    // The first group holds `8 - pad` real blocks, in its last positions.
+    let pad = n.wrapping_neg() % 8;
+    let groups = (n + pad) / 8;
+    // Lanes holding real blocks of the first group, and the lane of its first one.
+    let mut real: __mmask8 = 0;
+    let mut h_lane: __mmask8 = 0;
+    for (lane, &block) in BLOCK_OF_LANE.iter().enumerate() {
+        real |= u8::from(block >= pad) << lane;
+        h_lane |= u8::from(block == pad) << lane;
+    }
+    // The first group's qwords 2·pad..16 are real: bits of a 16-bit mask, split over
+    // the two loads.
+    let words = (0xffff_u32 << (2 * pad)) as u16;
+    let base = data.as_ptr().wrapping_sub(16 * pad);
+    // SAFETY: AVX-512F and IFMA per the caller. The masked loads read only the qwords
+    // whose mask bit is set: those of the real blocks, `data[0 .. 16·(8 - pad)]`
+    // (masked-off lanes are not accessed, so `base` may point before `data`). The
+    // loop reads the remaining `groups - 1` whole 128-byte groups, which end exactly
+    // at the end of `data`.
+    unsafe {
+        let v0 = _mm512_maskz_loadu_epi64(words as u8, base.cast());
+        let v1 = _mm512_maskz_loadu_epi64((words >> 8) as u8, base.wrapping_add(64).cast());
+        let first = limbs(
+            _mm512_unpacklo_epi64(v0, v1),
+            _mm512_unpackhi_epi64(v0, v1),
+            real,
+        );
+        let [h0, h1, h2] = split44(*h);
+        let h44 = [
+            _mm512_maskz_set1_epi64(h_lane, h0 as i64),
+            _mm512_maskz_set1_epi64(h_lane, h1 as i64),
+            _mm512_maskz_set1_epi64(h_lane, h2 as i64),
+        ];
+        let mut acc = add(&first, &h44);
+
+        let step: Mult = [
+            _mm512_set1_epi64(powers.step[0] as i64),
+            _mm512_set1_epi64(powers.step[1] as i64),
+            _mm512_set1_epi64(powers.step[2] as i64),
+            _mm512_set1_epi64(powers.step[3] as i64),
+            _mm512_set1_epi64(powers.step[4] as i64),
+        ];
+        let mut p = data.as_ptr().add(16 * (8 - pad));
+        for _ in 1..groups {
+            acc = add(&carry(mul(&acc, &step)), &load8(p));
+            p = p.add(128);
+        }
+
+        let last: Mult = [
+            _mm512_loadu_si512(powers.last[0].as_ptr().cast()),
+            _mm512_loadu_si512(powers.last[1].as_ptr().cast()),
+            _mm512_loadu_si512(powers.last[2].as_ptr().cast()),
+            _mm512_loadu_si512(powers.last[3].as_ptr().cast()),
+            _mm512_loadu_si512(powers.last[4].as_ptr().cast()),
+        ];
+        let [t0, t1, t2] = mul(&acc, &last);
+        *h = join44([
+            _mm512_reduce_add_epi64(t0) as u64,
+            _mm512_reduce_add_epi64(t1) as u64,
+            _mm512_reduce_add_epi64(t2) as u64,
+        ]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fully reduced value of a portable-form accumulator (its tag with `s = 0`).
+    fn reduced(state: &MacState) -> [u8; 16] {
+        state.finish(&[0; 16])
+    }
+
+    fn pattern(seed: u64, len: usize) -> impl Iterator<Item = u8> {
+        let mut s = seed | 1;
+        (0..len).map(move |_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 32) as u8
+        })
+    }
+
+    /// `blocks8` on every run length 1..=41 blocks (every padding of the first group,
+    /// one to six groups), from extreme accumulator states (`h` up to `5·2^128 - 1`),
+    /// with the largest and smallest `r` and all-0xff, all-zero and mixed blocks,
+    /// matches the portable code. Skipped where the CPU lacks IFMA (run it under
+    /// `scripts/avx512-emu`).
+    #[test]
+    fn ifma_blocks8_matches_portable_from_extreme_states() {
+        if !(cpu_has!("avx512f") && cpu_has!("avx512ifma")) {
+            return;
+        }
+        let starts = [
+            [0, 0, 0],
+            [u64::MAX, u64::MAX, 4],
+            [0xffff_ffff_ffff_fffa, u64::MAX, 3], // p itself
+            [0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 2],
+        ];
+        let mut mixed = [0u8; 16];
+        mixed
+            .iter_mut()
+            .zip(pattern(3, 16))
+            .for_each(|(b, x)| *b = x);
+        let keys = [[0xff; 16], [0; 16], mixed];
+        for r in keys {
+            for h in starts {
+                for blocks in 1..=41 {
+                    for fill in [Some(0xff), Some(0), None] {
+                        // Bytes before and after the run that must not count.
+                        let mut buf = [0x5au8; 43 * 16];
+                        let data = &mut buf[16..16 + blocks * 16];
+                        match fill {
+                            Some(b) => data.fill(b),
+                            None => data
+                                .iter_mut()
+                                .zip(pattern(blocks as u64, blocks * 16))
+                                .for_each(|(b, x)| *b = x),
+                        }
+                        let data = &*data;
+                        let mut want = MacState::new(&r);
+                        want.h = h;
+                        let mut got = want.clone();
+                        want.blocks(data, 1);
+                        let powers = Powers::new(&got);
+                        // SAFETY: AVX-512F and IFMA checked above; `data` is a
+                        // non-empty multiple of 16 bytes.
+                        unsafe { blocks8(&mut got.h, &powers, data) };
+                        assert!(got.h[2] <= 4, "top limb {} out of range", got.h[2]);
+                        assert_eq!(
+                            reduced(&got),
+                            reduced(&want),
+                            "r {r:02x?}, h {h:x?}, {blocks} blocks of {fill:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ifma_split_and_join_round_trip_at_the_extremes() {
+        // Below 2^130 the representation comes back unchanged (p included); above, folded.
+        for h in [
+            [0, 0, 0],
+            [1, 1 << 63, 2],
+            [0xffff_ffff_ffff_fffa, u64::MAX, 3],
+        ] {
+            assert_eq!(join44(split44(h)), h);
+        }
+        assert_eq!(join44(split44([u64::MAX, u64::MAX, 4])), [4, 0, 1]);
+        // Column sums as large as the lane sums can make them still carry correctly:
+        // every 2^44-radix column at 2^62 - 1 against the same value built with the
+        // portable multiply by r = 2^44 (the clamp allows it: byte 5 bit 4 is bit 44).
+        let t = [(1u64 << 62) - 1; 3];
+        let mut got = MacState::new(&[0; 16]);
+        got.h = join44(t);
+        assert!(got.h[2] <= 4);
+        let mut r = [0u8; 16];
+        r[5] = 0x10;
+        let step = MacState::new(&r);
+        let mut want = [0u64; 3];
+        for &col in t.iter().rev() {
+            want = step.times_r(want);
+            let (lo, c) = want[0].overflowing_add(col);
+            let (mid, c2) = want[1].overflowing_add(u64::from(c));
+            want = [lo, mid, want[2] + u64::from(c2)];
+        }
+        let mut want_state = MacState::new(&[0; 16]);
+        want_state.h = want;
+        assert_eq!(reduced(&got), reduced(&want_state));
+    }
+}
