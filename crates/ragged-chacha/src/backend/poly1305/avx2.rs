@@ -407,111 +407,26 @@ unsafe fn blocks4(h: &mut [u64; 3], powers: &Powers, data: &[u8]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::kernel_checks::{
+        kernel_matches_portable_from_extreme_states, radix_round_trips_at_the_extremes,
+    };
     use super::*;
 
-    /// The fully reduced value of a portable-form accumulator (its tag with `s = 0`).
-    fn reduced(state: &MacState) -> [u8; 16] {
-        state.finish(&[0; 16])
-    }
-
-    fn pattern(seed: u64, len: usize) -> impl Iterator<Item = u8> {
-        let mut s = seed | 1;
-        (0..len).map(move |_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 32) as u8
-        })
-    }
-
-    /// `blocks4` from extreme accumulator states (`h` up to `5·2^128 - 1`, the most
-    /// the portable form allows), with the largest and smallest `r` and all-0xff,
-    /// all-zero and mixed blocks, matches the portable code block for block.
+    /// `blocks4` on runs of 4..=44 blocks (a multiple of 4, as the dispatcher gives it).
     #[test]
     fn blocks4_matches_portable_from_extreme_states() {
         if !cpu_has!("avx2") {
             return;
         }
-        let starts = [
-            [0, 0, 0],
-            [u64::MAX, u64::MAX, 4],
-            [u64::MAX, u64::MAX, 3],
-            [0xffff_ffff_ffff_fffa, u64::MAX, 3], // p itself
-            [0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 2],
-        ];
-        let mut mixed = [0u8; 16];
-        mixed
-            .iter_mut()
-            .zip(pattern(3, 16))
-            .for_each(|(b, x)| *b = x);
-        let keys = [[0xff; 16], [0; 16], mixed];
-        for r in keys {
-            for h in starts {
-                for blocks in (4..=44).step_by(4) {
-                    for fill in [Some(0xff), Some(0), None] {
-                        let mut buf = [0u8; 44 * 16];
-                        let data = &mut buf[..blocks * 16];
-                        match fill {
-                            Some(b) => data.fill(b),
-                            None => data
-                                .iter_mut()
-                                .zip(pattern(blocks as u64, blocks * 16))
-                                .for_each(|(b, x)| *b = x),
-                        }
-                        let data = &*data;
-                        let mut want = MacState::new(&r);
-                        want.h = h;
-                        let mut got = want.clone();
-                        want.blocks(data, 1);
-                        let powers = Powers::new(&got);
-                        // SAFETY: AVX2 checked above; `data` is a non-empty multiple
-                        // of 64 bytes.
-                        unsafe { blocks4(&mut got.h, &powers, data) };
-                        assert!(got.h[2] <= 4, "top limb {} out of range", got.h[2]);
-                        assert_eq!(
-                            reduced(&got),
-                            reduced(&want),
-                            "r {r:02x?}, h {h:x?}, {blocks} blocks of {fill:?}"
-                        );
-                    }
-                }
-            }
-        }
+        kernel_matches_portable_from_extreme_states((4..=44).step_by(4), |state, data| {
+            let powers = Powers::new(state);
+            // SAFETY: AVX2 checked above; `data` is a non-empty multiple of 64 bytes.
+            unsafe { blocks4(&mut state.h, &powers, data) };
+        });
     }
 
     #[test]
     fn split_and_join_round_trip_at_the_extremes() {
-        // Below 2^130 the representation comes back unchanged (p included); above, folded.
-        for h in [
-            [0, 0, 0],
-            [1, 1 << 63, 2],
-            [0xffff_ffff_ffff_fffa, u64::MAX, 3],
-        ] {
-            assert_eq!(join26(split26(h)), h);
-        }
-        assert_eq!(join26(split26([u64::MAX, u64::MAX, 4])), [4, 0, 1]);
-        // Column sums as large as the lane sum can make them still carry correctly:
-        // every 2^26-radix column at 2^62 - 1 against the same value computed with
-        // 64-bit-limb portable arithmetic (reduced via `finish`).
-        let t = [(1u64 << 62) - 1; 5];
-        let mut got = MacState::new(&[0; 16]);
-        got.h = join26(t);
-        assert!(got.h[2] <= 4);
-        // Σ t·2^(26i) mod p, assembled column by column with the portable multiply by
-        // r = 2^26 (the clamp allows it: byte 3 bit 2 is bit 26).
-        let mut r = [0u8; 16];
-        r[3] = 0x04;
-        let step = MacState::new(&r);
-        let mut want = [0u64; 3];
-        for &col in t.iter().rev() {
-            want = step.times_r(want);
-            // add the column (below 2^64) into the low limb
-            let (lo, c) = want[0].overflowing_add(col);
-            let (mid, c2) = want[1].overflowing_add(u64::from(c));
-            want = [lo, mid, want[2] + u64::from(c2)];
-        }
-        let mut want_state = MacState::new(&[0; 16]);
-        want_state.h = want;
-        assert_eq!(reduced(&got), reduced(&want_state));
+        radix_round_trips_at_the_extremes(split26, join26, 26);
     }
 }

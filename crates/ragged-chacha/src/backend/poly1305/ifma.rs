@@ -380,110 +380,29 @@ unsafe fn blocks8(h: &mut [u64; 3], powers: &Powers, data: &[u8]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::kernel_checks::{
+        kernel_matches_portable_from_extreme_states, radix_round_trips_at_the_extremes,
+    };
     use super::*;
 
-    /// The fully reduced value of a portable-form accumulator (its tag with `s = 0`).
-    fn reduced(state: &MacState) -> [u8; 16] {
-        state.finish(&[0; 16])
-    }
-
-    fn pattern(seed: u64, len: usize) -> impl Iterator<Item = u8> {
-        let mut s = seed | 1;
-        (0..len).map(move |_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 32) as u8
-        })
-    }
-
     /// `blocks8` on every run length 1..=41 blocks (every padding of the first group,
-    /// one to six groups), from extreme accumulator states (`h` up to `5·2^128 - 1`),
-    /// with the largest and smallest `r` and all-0xff, all-zero and mixed blocks,
-    /// matches the portable code. Skipped where the CPU lacks IFMA (run it under
+    /// one to six groups). Skipped where the CPU lacks IFMA (run it under
     /// `scripts/avx512-emu`).
     #[test]
     fn ifma_blocks8_matches_portable_from_extreme_states() {
         if !(cpu_has!("avx512f") && cpu_has!("avx512ifma")) {
             return;
         }
-        let starts = [
-            [0, 0, 0],
-            [u64::MAX, u64::MAX, 4],
-            [0xffff_ffff_ffff_fffa, u64::MAX, 3], // p itself
-            [0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 2],
-        ];
-        let mut mixed = [0u8; 16];
-        mixed
-            .iter_mut()
-            .zip(pattern(3, 16))
-            .for_each(|(b, x)| *b = x);
-        let keys = [[0xff; 16], [0; 16], mixed];
-        for r in keys {
-            for h in starts {
-                for blocks in 1..=41 {
-                    for fill in [Some(0xff), Some(0), None] {
-                        // Bytes before and after the run that must not count.
-                        let mut buf = [0x5au8; 43 * 16];
-                        let data = &mut buf[16..16 + blocks * 16];
-                        match fill {
-                            Some(b) => data.fill(b),
-                            None => data
-                                .iter_mut()
-                                .zip(pattern(blocks as u64, blocks * 16))
-                                .for_each(|(b, x)| *b = x),
-                        }
-                        let data = &*data;
-                        let mut want = MacState::new(&r);
-                        want.h = h;
-                        let mut got = want.clone();
-                        want.blocks(data, 1);
-                        let powers = Powers::new(&got);
-                        // SAFETY: AVX-512F and IFMA checked above; `data` is a
-                        // non-empty multiple of 16 bytes.
-                        unsafe { blocks8(&mut got.h, &powers, data) };
-                        assert!(got.h[2] <= 4, "top limb {} out of range", got.h[2]);
-                        assert_eq!(
-                            reduced(&got),
-                            reduced(&want),
-                            "r {r:02x?}, h {h:x?}, {blocks} blocks of {fill:?}"
-                        );
-                    }
-                }
-            }
-        }
+        kernel_matches_portable_from_extreme_states(1..=41, |state, data| {
+            let powers = Powers::new(state);
+            // SAFETY: AVX-512F and IFMA checked above; `data` is a non-empty multiple
+            // of 16 bytes.
+            unsafe { blocks8(&mut state.h, &powers, data) };
+        });
     }
 
     #[test]
     fn ifma_split_and_join_round_trip_at_the_extremes() {
-        // Below 2^130 the representation comes back unchanged (p included); above, folded.
-        for h in [
-            [0, 0, 0],
-            [1, 1 << 63, 2],
-            [0xffff_ffff_ffff_fffa, u64::MAX, 3],
-        ] {
-            assert_eq!(join44(split44(h)), h);
-        }
-        assert_eq!(join44(split44([u64::MAX, u64::MAX, 4])), [4, 0, 1]);
-        // Column sums as large as the lane sums can make them still carry correctly:
-        // every 2^44-radix column at 2^62 - 1 against the same value built with the
-        // portable multiply by r = 2^44 (the clamp allows it: byte 5 bit 4 is bit 44).
-        let t = [(1u64 << 62) - 1; 3];
-        let mut got = MacState::new(&[0; 16]);
-        got.h = join44(t);
-        assert!(got.h[2] <= 4);
-        let mut r = [0u8; 16];
-        r[5] = 0x10;
-        let step = MacState::new(&r);
-        let mut want = [0u64; 3];
-        for &col in t.iter().rev() {
-            want = step.times_r(want);
-            let (lo, c) = want[0].overflowing_add(col);
-            let (mid, c2) = want[1].overflowing_add(u64::from(c));
-            want = [lo, mid, want[2] + u64::from(c2)];
-        }
-        let mut want_state = MacState::new(&[0; 16]);
-        want_state.h = want;
-        assert_eq!(reduced(&got), reduced(&want_state));
+        radix_round_trips_at_the_extremes(split44, join44, 44);
     }
 }

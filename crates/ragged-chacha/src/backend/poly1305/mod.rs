@@ -13,6 +13,8 @@
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod kernel_checks;
 pub(crate) mod portable;
 
 pub(crate) use portable::MacState;
