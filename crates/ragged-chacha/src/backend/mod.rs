@@ -183,8 +183,8 @@ impl Backend {
 
     /// The AEAD's seal: keystream block 0 to `mac.key`, blocks 1.. XORed into the
     /// `len` bytes, and the whole 16-byte blocks of the ciphertext to `mac.absorb`
-    /// (see [`generic::seal`]). The x86-64 backends do it in one pass; the others in
-    /// two (the key block, then the message, then the MAC).
+    /// (see [`generic::seal`]). The x86-64 and NEON backends do it in one pass; the
+    /// portable one in two (the key block, then the message, then the MAC).
     ///
     /// # Safety
     /// As for [`Backend::xor_keystream`] with the message at block 1:
@@ -210,6 +210,8 @@ impl Backend {
                 Backend::Avx2 => x86_64::avx2::seal(state, input, output, len, mac),
                 #[cfg(target_arch = "x86_64")]
                 Backend::Avx512 => x86_64::avx512::seal(state, input, output, len, mac),
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                Backend::Neon => aarch64::neon_seal(state, input, output, len, mac),
                 _ => {
                     let mut key = [0u8; 64];
                     let kp = key.as_mut_ptr();

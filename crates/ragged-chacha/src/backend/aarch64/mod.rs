@@ -4,7 +4,7 @@
 mod neon;
 
 use self::neon::Neon;
-use super::generic;
+use super::generic::{self, Absorb};
 use crate::state::State;
 
 /// 4-block NEON batches; a remainder of up to 2 blocks in the row form (one or two
@@ -27,4 +27,21 @@ pub(crate) unsafe fn neon(
     unsafe {
         generic::xor_keystream_rows::<Neon, Neon, Neon, Neon>(state, counter, input, output, len)
     }
+}
+
+/// The one-pass AEAD seal ([`generic::seal`]) with NEON: the Poly1305 key block in the
+/// same batch as the first message blocks.
+///
+/// # Safety
+/// The CPU has NEON; the pointer and length contract of [`generic::seal`].
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn neon_seal<A: Absorb>(
+    state: &State,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    mac: &mut A,
+) {
+    // SAFETY: as for `neon`; the contract is forwarded.
+    unsafe { generic::seal::<Neon, Neon, A>(state, input, output, len, mac) }
 }

@@ -106,6 +106,7 @@ impl MacState {
 
     /// `h · r mod p`, partly reduced to the accumulator's invariant (`[2] <= 4`), for
     /// any `h` with `h[2] <= 7`: how the SIMD backends build their powers of `r`.
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn times_r(&self, h: [u64; 3]) -> [u64; 3] {
         let [r0, r1] = self.r;
         mul_r(h, r0, r1, r1 + (r1 >> 2))
