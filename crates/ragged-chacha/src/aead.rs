@@ -8,11 +8,12 @@ use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::backend::Backend;
+use crate::backend::generic::Absorb;
 use crate::backend::poly1305::Poly1305Backend;
 use crate::chacha::ChaCha;
 use crate::error::Error;
 pub use crate::poly1305::TAG_LEN;
-use crate::poly1305::{AeadMac, Poly1305, tag_verdict};
+use crate::poly1305::{AeadMac, tag_verdict};
 use crate::variant::{self, Variant};
 
 /// The longest plaintext (and ciphertext, tag excluded) the AEADs take:
@@ -154,8 +155,13 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         tag: &[u8; TAG_LEN],
     ) -> Result<(), Error> {
         check_len(buf.len())?;
-        let (mut cipher, mac) = self.start(nonce);
-        let mut expected = finish(mac, aad, buf);
+        let mut cipher = self.cipher(nonce);
+        let mut block0 = take_block0(&mut cipher);
+        let mut mac = AeadMac::new(aad, self.mac_backend);
+        mac.key(&block0);
+        block0.zeroize();
+        mac.absorb(&buf[..buf.len() & !15]);
+        let mut expected = mac.finish(buf);
         let equal = expected[..].ct_eq(&tag[..]);
         expected.zeroize();
         tag_verdict(equal, buf)?;
@@ -209,24 +215,17 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     /// The one-time Poly1305 key for `nonce`: the first 32 bytes of keystream block 0
     /// (RFC 8439 §2.6). Exposed for known-answer tests; the AEAD uses it internally.
     pub fn one_time_key(&self, nonce: &V::Nonce) -> [u8; 32] {
-        let mut cipher = self.cipher(nonce);
-        one_time_key(&mut cipher)
+        let mut block0 = take_block0(&mut self.cipher(nonce));
+        let mut key = [0u8; 32];
+        key.copy_from_slice(&block0[..32]);
+        block0.zeroize();
+        key
     }
 
     fn cipher(&self, nonce: &V::Nonce) -> ChaCha<V> {
         let mut cipher = ChaCha::<V>::new(&self.key, nonce);
         cipher.set_backend_unchecked(self.backend);
         cipher
-    }
-
-    /// The cipher positioned at block 1 and the MAC keyed from block 0.
-    fn start(&self, nonce: &V::Nonce) -> (ChaCha<V>, Poly1305) {
-        let mut cipher = self.cipher(nonce);
-        let mut key = one_time_key(&mut cipher);
-        let mut mac = Poly1305::new(&key);
-        key.zeroize();
-        mac.set_backend_unchecked(self.mac_backend);
-        (cipher, mac)
     }
 }
 
@@ -242,26 +241,12 @@ fn check_len(len: usize) -> Result<(), Error> {
     Ok(())
 }
 
-/// Takes keystream block 0 from `cipher` (leaving it at block 1) and returns its first
-/// 32 bytes.
-fn one_time_key<V: Variant>(cipher: &mut ChaCha<V>) -> [u8; 32] {
+/// Keystream block 0 from `cipher` (leaving it at block 1): the one-time Poly1305 key
+/// in its first 32 bytes. The caller wipes it.
+fn take_block0<V: Variant>(cipher: &mut ChaCha<V>) -> [u8; 64] {
     let mut block = [0u8; 64];
     cipher.apply_keystream(&mut block);
-    let mut key = [0u8; 32];
-    key.copy_from_slice(&block[..32]);
-    block.zeroize();
-    key
-}
-
-/// The tag over `aad` and `ciphertext` (RFC 8439 §2.8).
-fn finish(mut mac: Poly1305, aad: &[u8], ciphertext: &[u8]) -> [u8; TAG_LEN] {
-    mac.update_padded(aad);
-    mac.update_padded(ciphertext);
-    let mut lengths = [0u8; 16];
-    lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
-    lengths[8..].copy_from_slice(&(ciphertext.len() as u64).to_le_bytes());
-    mac.update(&lengths);
-    mac.finalize()
+    block
 }
 
 impl<V: AeadVariant> Clone for ChaChaPoly1305<V> {

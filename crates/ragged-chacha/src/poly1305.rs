@@ -69,12 +69,6 @@ impl Poly1305 {
         Ok(self)
     }
 
-    /// Switches to `backend`, which the caller has already checked is available.
-    pub(crate) fn set_backend_unchecked(&mut self, backend: Poly1305Backend) {
-        debug_assert!(backend.is_available());
-        self.backend = backend;
-    }
-
     /// The backend this MAC runs on.
     pub fn backend(&self) -> Poly1305Backend {
         self.backend
