@@ -182,21 +182,21 @@ fn join26(mut t: [u64; 5]) -> [u64; 3] {
     ]
 }
 
-/// Absorbs the full blocks of `data` (a multiple of 16 bytes): runs of at least
-/// [`MIN_BLOCKS`] four at a time with AVX2, the rest (and everything, on a CPU without
-/// AVX2) with the portable code.
+/// Absorbs the full blocks of `data` (a multiple of 16 bytes) four at a time with
+/// AVX2; the blocks past the last multiple of four with the portable code.
+///
+/// # Safety
+/// The CPU has AVX2, and `data` holds at least [`MIN_BLOCKS`] blocks: the dispatcher
+/// decides once, and this does not check again.
 #[inline]
-pub(crate) fn blocks(state: &mut MacState, data: &[u8]) {
+pub(crate) unsafe fn blocks(state: &mut MacState, data: &[u8]) {
     debug_assert_eq!(data.len() % 16, 0);
+    debug_assert!(data.len() / 16 >= MIN_BLOCKS);
     let vector_len = data.len() & !63;
-    if data.len() / 16 < MIN_BLOCKS || !cpu_has!("avx2") {
-        state.blocks(data, 1);
-        return;
-    }
     let powers = Powers::new(state);
     let (head, tail) = data.split_at(vector_len);
-    // SAFETY: the CPU has AVX2 (checked just above); `head` is a non-empty multiple of
-    // 64 bytes (at least MIN_BLOCKS >= 4 blocks, rounded down to a multiple of 4).
+    // SAFETY: the CPU has AVX2 (the caller's guarantee); `head` is a non-empty multiple
+    // of 64 bytes (at least MIN_BLOCKS >= 4 blocks, rounded down to a multiple of 4).
     unsafe { blocks4(&mut state.h, &powers, head) };
     drop(powers);
     state.blocks(tail, 1);

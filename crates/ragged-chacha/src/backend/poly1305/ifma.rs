@@ -164,19 +164,22 @@ fn join44([mut t0, mut t1, mut t2]: [u64; 3]) -> [u64; 3] {
 }
 
 /// Absorbs the full blocks of `data` (a multiple of 16 bytes): runs of at least
-/// [`MIN_BLOCKS`] with IFMA, all of them; shorter runs (and everything, on a CPU
-/// without IFMA) through [`super::avx2::blocks`].
+/// [`MIN_BLOCKS`] with IFMA, all of them; shorter runs through [`super::avx2::blocks`].
+///
+/// # Safety
+/// The CPU has AVX-512F, IFMA and AVX2 (what [`super::Poly1305Backend::Avx512Ifma`]
+/// requires), and `data` holds at least [`super::avx2::MIN_BLOCKS`] blocks: the
+/// dispatcher decides once, and this does not check again.
 #[inline]
-// Without `std` the checks are compile-time constants that clippy sees as trivial.
-#[cfg_attr(not(feature = "std"), allow(clippy::eq_op, clippy::nonminimal_bool))]
-pub(crate) fn blocks(state: &mut MacState, data: &[u8]) {
+pub(crate) unsafe fn blocks(state: &mut MacState, data: &[u8]) {
     debug_assert_eq!(data.len() % 16, 0);
-    if data.len() / 16 < MIN_BLOCKS || !(cpu_has!("avx512f") && cpu_has!("avx512ifma")) {
-        super::avx2::blocks(state, data);
+    if data.len() / 16 < MIN_BLOCKS {
+        // SAFETY: the IFMA backend requires AVX2 too; the length is forwarded.
+        unsafe { super::avx2::blocks(state, data) };
         return;
     }
     let powers = Powers::new(state);
-    // SAFETY: the CPU has AVX-512F and IFMA (checked just above); `data` is a
+    // SAFETY: the CPU has AVX-512F and IFMA (the caller's guarantee); `data` is a
     // non-empty multiple of 16 bytes (at least MIN_BLOCKS blocks).
     unsafe { blocks8(&mut state.h, &powers, data) };
 }

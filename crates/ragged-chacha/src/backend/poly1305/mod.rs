@@ -111,21 +111,24 @@ impl Poly1305Backend {
     }
 
     /// Absorbs the full 16-byte blocks of `data` (a multiple of 16 bytes long).
+    ///
+    /// The one place that decides which code absorbs a run: short runs are the portable
+    /// code's on every backend (inline, so a packet's few blocks pay no call into a SIMD
+    /// backend); longer ones go to the backend, which `self` being constructed only
+    /// through the availability checks guarantees this CPU can run.
     #[inline]
     pub(crate) fn blocks(self, state: &mut MacState, data: &[u8]) {
-        // Short runs are the portable code's on every backend: decided here, inline,
-        // so a packet's few blocks pay no call into a SIMD backend.
         #[cfg(target_arch = "x86_64")]
-        if data.len() < 16 * avx2::MIN_BLOCKS {
-            state.blocks(data, 1);
-            return;
+        if data.len() >= 16 * avx2::MIN_BLOCKS {
+            match self {
+                // SAFETY: a backend value in a MAC passed `is_available` (via `checked`
+                // or detection), so the CPU has its features; the run is long enough.
+                Poly1305Backend::Avx2 => return unsafe { avx2::blocks(state, data) },
+                // SAFETY: as above.
+                Poly1305Backend::Avx512Ifma => return unsafe { ifma::blocks(state, data) },
+                Poly1305Backend::Portable => {}
+            }
         }
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Poly1305Backend::Avx2 => avx2::blocks(state, data),
-            #[cfg(target_arch = "x86_64")]
-            Poly1305Backend::Avx512Ifma => ifma::blocks(state, data),
-            _ => state.blocks(data, 1),
-        }
+        state.blocks(data, 1);
     }
 }
