@@ -178,6 +178,11 @@ macro_rules! write_keystream {
 /// Computes `V::BLOCKS` keystream blocks starting at block `counter` and XORs the
 /// first `len` bytes (`0 < len <= 64 * V::BLOCKS`) of them into the message.
 ///
+/// With a `key`, the first block (block `counter`) goes there instead of into the
+/// message, which then takes blocks `counter + 1 …` (`len <= 64 * (V::BLOCKS - 1)`):
+/// the AEAD's one-time key from the batch that starts its message. Inlined, so a
+/// `None` costs nothing.
+///
 /// # Safety
 /// The CPU has the features `V` requires; `input` is readable and `output` writable for
 /// `len` bytes and for the `before` bytes that precede them; `input` and `output` are
@@ -190,37 +195,7 @@ unsafe fn batch<V: Lanes>(
     output: *mut u8,
     len: usize,
     before: usize,
-) {
-    // SAFETY: forwarded; unkeyed, so `key` is never used.
-    unsafe {
-        batch_with::<V, false>(
-            state,
-            counter,
-            input,
-            output,
-            len,
-            before,
-            core::ptr::null_mut(),
-        )
-    }
-}
-
-/// [`batch`], and if `KEYED` the first block
-/// (block `counter`) written to the 64 bytes at `key` instead of the message: the
-/// message then takes blocks `counter + 1 …`, and `len <= 64 * (V::BLOCKS - 1)`.
-///
-/// # Safety
-/// As for [`batch`]; if `KEYED`, `key` is writable for 64 bytes and disjoint from the
-/// message.
-#[inline(always)]
-unsafe fn batch_with<V: Lanes, const KEYED: bool>(
-    state: &State,
-    counter: u64,
-    input: *const u8,
-    output: *mut u8,
-    len: usize,
-    before: usize,
-    key: *mut u8,
+    key: Option<&mut [u8; 64]>,
 ) {
     // SAFETY: the CPU has V's features; the pointer ranges are as this function requires,
     // and every access below stays within `len` bytes (the tail within `before + len`),
@@ -252,12 +227,12 @@ unsafe fn batch_with<V: Lanes, const KEYED: bool>(
             x[i] = x[i].add(init[i]);
         }
         let mut ks = V::transpose(x);
-        if KEYED {
+        if let Some(key) = key {
             // Block 0 is the first 64 bytes in message order: to the key; the message
             // takes the vectors after it.
             let skip = 64 / V::BYTES;
             for (i, v) in ks[..skip].iter().enumerate() {
-                v.store(key.add(i * V::BYTES));
+                v.store(key.as_mut_ptr().add(i * V::BYTES));
             }
             for i in 0..16 - skip {
                 ks[i] = ks[i + skip];
@@ -329,7 +304,9 @@ unsafe fn undiagonalize<R: Rows>(a: &mut R, c: &mut R, d: &mut R) {
 
 /// Keystream for up to `2 * R::ROW_BLOCKS` blocks in the row form: `SETS` (1 or 2)
 /// independent sets of row vectors, interleaved so their dependency chains overlap,
-/// XORed into the first `len` bytes (`0 < len <= 64 * sets * R::ROW_BLOCKS`).
+/// XORed into the first `len` bytes (`0 < len <= 64 * sets * R::ROW_BLOCKS`). With a
+/// `key`, as for [`batch`]: the first block goes there and the message takes the blocks
+/// after it (`len <= 64 * (SETS * R::ROW_BLOCKS - 1)`).
 ///
 /// # Safety
 /// As for [`batch`].
@@ -341,36 +318,7 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
     output: *mut u8,
     len: usize,
     before: usize,
-) {
-    // SAFETY: forwarded; unkeyed, so `key` is never used.
-    unsafe {
-        rows_batch_with::<R, SETS, false>(
-            state,
-            counter,
-            input,
-            output,
-            len,
-            before,
-            core::ptr::null_mut(),
-        )
-    }
-}
-
-/// [`rows_batch`], and if `KEYED` the first block written to the 64 bytes at `key`
-/// instead of the message, which then takes the blocks after it
-/// (`len <= 64 * (SETS * R::ROW_BLOCKS - 1)`).
-///
-/// # Safety
-/// As for [`batch_with`].
-#[inline(always)]
-unsafe fn rows_batch_with<R: Rows, const SETS: usize, const KEYED: bool>(
-    state: &State,
-    counter: u64,
-    input: *const u8,
-    output: *mut u8,
-    len: usize,
-    before: usize,
-    key: *mut u8,
+    key: Option<&mut [u8; 64]>,
 ) {
     // SAFETY: as for `batch`: the CPU has R's features, and every access stays within
     // `len` bytes (the tail within `before + len`).
@@ -409,11 +357,11 @@ unsafe fn rows_batch_with<R: Rows, const SETS: usize, const KEYED: bool>(
         let mut ks = [
             first[0], first[1], first[2], first[3], second[0], second[1], second[2], second[3],
         ];
-        if KEYED {
-            // As in `batch_with`: block 0 to the key, the message from the vector after.
+        if let Some(key) = key {
+            // As in `batch`: block 0 to the key, the message from the vector after.
             let skip = 64 / R::BYTES;
             for (i, v) in ks[..skip].iter().enumerate() {
-                v.store(key.add(i * R::BYTES));
+                v.store(key.as_mut_ptr().add(i * R::BYTES));
             }
             for i in 0..8 - skip {
                 ks[i] = ks[i + skip];
@@ -472,9 +420,9 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
         let (i, o, rest) = (input.add(done), output.add(done), len - done);
         if rest == 0 {
         } else if rest <= 64 * H::ROW_BLOCKS {
-            rows_batch::<H, 1>(state, counter, i, o, rest, done)
+            rows_batch::<H, 1>(state, counter, i, o, rest, done, None)
         } else if rest <= 128 * H::ROW_BLOCKS {
-            rows_batch::<H, 2>(state, counter, i, o, rest, done)
+            rows_batch::<H, 2>(state, counter, i, o, rest, done, None)
         } else {
             vertical_rest::<W, M, N>(state, counter, i, o, rest, done)
         }
@@ -508,6 +456,7 @@ unsafe fn full_batches<W: Lanes>(
                 output.add(done),
                 wide,
                 done,
+                None,
             );
             done += wide;
             counter = counter.wrapping_add(W::BLOCKS as u64);
@@ -532,11 +481,11 @@ unsafe fn vertical_rest<W: Lanes, M: Lanes, N: Lanes>(
     // SAFETY: forwarded.
     unsafe {
         if len <= 64 * N::BLOCKS {
-            batch::<N>(state, counter, input, output, len, before);
+            batch::<N>(state, counter, input, output, len, before, None);
         } else if len <= 64 * M::BLOCKS {
-            batch::<M>(state, counter, input, output, len, before);
+            batch::<M>(state, counter, input, output, len, before, None);
         } else {
-            batch::<W>(state, counter, input, output, len, before);
+            batch::<W>(state, counter, input, output, len, before, None);
         }
     }
 }
@@ -572,7 +521,6 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
     mac: &mut A,
 ) {
     let mut key = [0u8; 64];
-    let kp = key.as_mut_ptr();
     let blocks = 1 + len.div_ceil(64);
     // SAFETY: every batch below gets a range of the message with the bytes before it
     // (`before`) in the same message, and its own counters; the key buffer is ours.
@@ -581,14 +529,14 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
         let (done, counter);
         if blocks <= 2 * H::ROW_BLOCKS {
             if blocks <= H::ROW_BLOCKS {
-                rows_batch_with::<H, 1, true>(state, 0, input, output, len, 0, kp);
+                rows_batch::<H, 1>(state, 0, input, output, len, 0, Some(&mut key));
             } else {
-                rows_batch_with::<H, 2, true>(state, 0, input, output, len, 0, kp);
+                rows_batch::<H, 2>(state, 0, input, output, len, 0, Some(&mut key));
             }
             (done, counter) = (len, 0);
         } else {
             let first = len.min(64 * (W::BLOCKS - 1));
-            batch_with::<W, true>(state, 0, input, output, first, 0, kp);
+            batch::<W>(state, 0, input, output, first, 0, Some(&mut key));
             (done, counter) = (first, W::BLOCKS as u64);
         }
         mac.key(&key);
