@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ragged_chacha::{AeadKind, CipherKind};
+use zeroize::Zeroizing;
 
 #[derive(Parser)]
 #[command(
@@ -33,16 +34,8 @@ enum Command {
         /// The cipher.
         #[arg(long, value_parser = parse_cipher)]
         cipher: CipherKind,
-        /// The 32-byte key as 64 hex digits.
-        #[arg(
-            long,
-            required_unless_present = "key_file",
-            conflicts_with = "key_file"
-        )]
-        key: Option<String>,
-        /// A file holding the key: 32 raw bytes, or 64 hex digits.
-        #[arg(long)]
-        key_file: Option<PathBuf>,
+        #[command(flatten)]
+        key: KeyArgs,
         /// The nonce in hex: 12 bytes (chacha20/12/8), 8 (chacha20-legacy) or 24 (xchacha).
         #[arg(long)]
         nonce: String,
@@ -66,12 +59,9 @@ enum Command {
     Speed(speed::SpeedArgs),
 }
 
-/// The arguments `seal` and `open` share.
+/// The key, inline or from a file: the same two flags for `xor`, `seal` and `open`.
 #[derive(clap::Args)]
-struct AeadArgs {
-    /// The AEAD: chacha20-poly1305 or xchacha20-poly1305.
-    #[arg(long, value_parser = parse_aead)]
-    aead: AeadKind,
+struct KeyArgs {
     /// The 32-byte key as 64 hex digits.
     #[arg(
         long,
@@ -82,6 +72,16 @@ struct AeadArgs {
     /// A file holding the key: 32 raw bytes, or 64 hex digits.
     #[arg(long)]
     key_file: Option<PathBuf>,
+}
+
+/// The arguments `seal` and `open` share.
+#[derive(clap::Args)]
+struct AeadArgs {
+    /// The AEAD: chacha20-poly1305 or xchacha20-poly1305.
+    #[arg(long, value_parser = parse_aead)]
+    aead: AeadKind,
+    #[command(flatten)]
+    key: KeyArgs,
     /// The nonce in hex: 12 bytes (chacha20-poly1305) or 24 (xchacha20-poly1305).
     /// Never seal two messages with the same key and nonce.
     #[arg(long)]
@@ -94,9 +94,16 @@ struct AeadArgs {
 impl AeadArgs {
     /// Parses the key, nonce and AAD and runs `f` with them.
     fn run(self, f: seal::Run) -> Result<(), String> {
-        let (key, nonce) = keys::load(self.key.as_deref(), self.key_file.as_deref(), &self.nonce)?;
+        let (key, nonce) = self.key.load(&self.nonce)?;
         let aad = keys::hex_arg("aad", &self.aad)?;
         f(self.aead, &key, &nonce, &aad)
+    }
+}
+
+impl KeyArgs {
+    /// The key, and `nonce_hex` decoded (see [`keys::load`]).
+    fn load(&self, nonce_hex: &str) -> Result<(Zeroizing<[u8; 32]>, Vec<u8>), String> {
+        keys::load(self.key.as_deref(), self.key_file.as_deref(), nonce_hex)
     }
 }
 
@@ -121,10 +128,10 @@ fn main() -> ExitCode {
         Command::Xor {
             cipher,
             key,
-            key_file,
             nonce,
             counter,
-        } => keys::load(key.as_deref(), key_file.as_deref(), &nonce)
+        } => key
+            .load(&nonce)
             .and_then(|(key, nonce)| xor::run(cipher, &key, &nonce, counter)),
         Command::Seal(args) => args.run(seal::seal),
         Command::Open(args) => args.run(seal::open),
