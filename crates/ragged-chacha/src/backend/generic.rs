@@ -302,11 +302,15 @@ unsafe fn undiagonalize<R: Rows>(a: &mut R, c: &mut R, d: &mut R) {
     }
 }
 
-/// Keystream for up to `2 * R::ROW_BLOCKS` blocks in the row form: `SETS` (1 or 2)
-/// independent sets of row vectors, interleaved so their dependency chains overlap,
-/// XORed into the first `len` bytes (`0 < len <= 64 * sets * R::ROW_BLOCKS`). With a
-/// `key`, as for [`batch`]: the first block goes there and the message takes the blocks
-/// after it (`len <= 64 * (SETS * R::ROW_BLOCKS - 1)`).
+/// The most row-vector sets [`rows_batch`] interleaves: twelve vectors of state, which
+/// leaves registers for the temporaries on every backend.
+const MAX_ROW_SETS: usize = 3;
+
+/// Keystream for up to `MAX_ROW_SETS * R::ROW_BLOCKS` blocks in the row form: `SETS`
+/// (1 to 3) independent sets of row vectors, interleaved so their dependency chains
+/// overlap, XORed into the first `len` bytes (`0 < len <= 64 * SETS * R::ROW_BLOCKS`).
+/// With a `key`, as for [`batch`]: the first block goes there and the message takes
+/// the blocks after it (`len <= 64 * (SETS * R::ROW_BLOCKS - 1)`).
 ///
 /// # Safety
 /// As for [`batch`].
@@ -320,57 +324,68 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
     before: usize,
     key: Option<&mut [u8; 64]>,
 ) {
+    const { assert!(SETS >= 1 && SETS <= MAX_ROW_SETS) };
     // SAFETY: as for `batch`: the CPU has R's features, and every access stays within
     // `len` bytes (the tail within `before + len`).
     unsafe {
         let w = &state.words;
         let (a0, b0, c0) = (R::row(w, 0), R::row(w, 1), R::row(w, 2));
-        let d0 = R::counter_row(w, counter);
-        let d1 = R::counter_row(w, counter.wrapping_add(R::ROW_BLOCKS as u64));
-        let (mut a, mut b, mut c, mut d) = (a0, b0, c0, d0);
-        let (mut e, mut f, mut g, mut h) = (a0, b0, c0, d1);
-        if SETS == 1 {
-            for _ in 0..state.double_rounds {
-                row_round(&mut a, &mut b, &mut c, &mut d);
-                diagonalize(&mut a, &mut c, &mut d);
-                row_round(&mut a, &mut b, &mut c, &mut d);
-                undiagonalize(&mut a, &mut c, &mut d);
+        // Row 3 of each set: its own counters, ROW_BLOCKS blocks after the last set's.
+        let mut d0 = [a0; SETS];
+        for (s, d) in d0.iter_mut().enumerate() {
+            *d = R::counter_row(w, counter.wrapping_add((s * R::ROW_BLOCKS) as u64));
+        }
+        let mut x = [[a0, b0, c0, a0]; SETS];
+        for (set, d) in x.iter_mut().zip(d0) {
+            set[3] = d;
+        }
+        for _ in 0..state.double_rounds {
+            for [a, b, c, d] in x.iter_mut() {
+                row_round(a, b, c, d);
             }
-        } else {
-            for _ in 0..state.double_rounds {
-                row_round(&mut a, &mut b, &mut c, &mut d);
-                row_round(&mut e, &mut f, &mut g, &mut h);
-                diagonalize(&mut a, &mut c, &mut d);
-                diagonalize(&mut e, &mut g, &mut h);
-                row_round(&mut a, &mut b, &mut c, &mut d);
-                row_round(&mut e, &mut f, &mut g, &mut h);
-                undiagonalize(&mut a, &mut c, &mut d);
-                undiagonalize(&mut e, &mut g, &mut h);
+            for [a, _, c, d] in x.iter_mut() {
+                diagonalize(a, c, d);
+            }
+            for [a, b, c, d] in x.iter_mut() {
+                row_round(a, b, c, d);
+            }
+            for [a, _, c, d] in x.iter_mut() {
+                undiagonalize(a, c, d);
             }
         }
-        let first = R::rows_to_message([a.add(a0), b.add(b0), c.add(c0), d.add(d0)]);
-        let second = if SETS == 1 {
-            first
-        } else {
-            R::rows_to_message([e.add(a0), f.add(b0), g.add(c0), h.add(d1)])
-        };
-        let mut ks = [
-            first[0], first[1], first[2], first[3], second[0], second[1], second[2], second[3],
-        ];
+        let mut ks = [a0; 4 * MAX_ROW_SETS];
+        for (s, ([a, b, c, d], d0)) in x.into_iter().zip(d0).enumerate() {
+            let message = R::rows_to_message([a.add(a0), b.add(b0), c.add(c0), d.add(d0)]);
+            ks[4 * s..4 * s + 4].copy_from_slice(&message);
+        }
         if let Some(key) = key {
             // As in `batch`: block 0 to the key, the message from the vector after.
             let skip = 64 / R::BYTES;
             for (i, v) in ks[..skip].iter().enumerate() {
                 v.store(key.as_mut_ptr().add(i * R::BYTES));
             }
-            for i in 0..8 - skip {
+            for i in 0..4 * SETS - skip {
                 ks[i] = ks[i + skip];
             }
         }
-        if SETS == 1 {
-            write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3]);
-        } else {
-            write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3, 4, 5, 6, 7]);
+        match SETS {
+            1 => {
+                write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3]);
+            }
+            2 => {
+                write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3, 4, 5, 6, 7]);
+            }
+            _ => {
+                write_keystream!(
+                    R,
+                    ks,
+                    input,
+                    output,
+                    len,
+                    before,
+                    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+                );
+            }
         }
     }
 }
@@ -400,8 +415,9 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
     }
 }
 
-/// As [`xor_keystream`], with a remainder of up to `2 * H::ROW_BLOCKS` blocks done in
-/// the row form (one or two interleaved sets), which is faster for a few blocks.
+/// As [`xor_keystream`], with a remainder of up to `MAX_ROW_SETS * H::ROW_BLOCKS`
+/// blocks done in the row form (one to three interleaved sets), which is faster for a
+/// few blocks.
 ///
 /// # Safety
 /// As for [`xor_keystream`], and the CPU has the features of `H`.
@@ -423,6 +439,8 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
             rows_batch::<H, 1>(state, counter, i, o, rest, done, None)
         } else if rest <= 128 * H::ROW_BLOCKS {
             rows_batch::<H, 2>(state, counter, i, o, rest, done, None)
+        } else if rest <= 192 * H::ROW_BLOCKS {
+            rows_batch::<H, 3>(state, counter, i, o, rest, done, None)
         } else {
             vertical_rest::<W, M, N>(state, counter, i, o, rest, done)
         }
@@ -503,10 +521,10 @@ pub(crate) trait Absorb {
 /// ciphertext goes to `mac.absorb` (the caller absorbs the last partial one).
 ///
 /// The key block is computed in the same batch as the first message blocks, not as
-/// a batch of its own: a message of up to `2 * H::ROW_BLOCKS - 1` blocks (192 bytes
-/// on AVX2) is a single row-form batch, key included; a longer one starts with a wide
-/// batch of the key and `W::BLOCKS - 1` message blocks, then the usual kernel from
-/// block `W::BLOCKS`.
+/// a batch of its own: a message of up to `MAX_ROW_SETS * H::ROW_BLOCKS - 1` blocks
+/// (320 bytes on AVX2) is a single row-form batch, key included; a longer one starts
+/// with a wide batch of the key and `W::BLOCKS - 1` message blocks, then the usual
+/// kernel from block `W::BLOCKS`.
 ///
 /// # Safety
 /// The CPU has the features of `W` and `H`; `input` is readable and `output` writable
@@ -527,11 +545,13 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
     // The MAC reads the ciphertext after it is all written.
     unsafe {
         let (done, counter);
-        if blocks <= 2 * H::ROW_BLOCKS {
+        if blocks <= MAX_ROW_SETS * H::ROW_BLOCKS {
             if blocks <= H::ROW_BLOCKS {
                 rows_batch::<H, 1>(state, 0, input, output, len, 0, Some(&mut key));
-            } else {
+            } else if blocks <= 2 * H::ROW_BLOCKS {
                 rows_batch::<H, 2>(state, 0, input, output, len, 0, Some(&mut key));
+            } else {
+                rows_batch::<H, 3>(state, 0, input, output, len, 0, Some(&mut key));
             }
             (done, counter) = (len, 0);
         } else {
