@@ -100,6 +100,11 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
 
     /// The same AEAD with its MAC on `backend`.
     ///
+    /// Where the ChaCha backend seals in one interleaved pass (SSE2, SSSE3, AVX2), the
+    /// ciphertext absorbed between its rounds goes through the portable Poly1305
+    /// whatever `backend` is: there it runs beside the vector work. `backend` takes
+    /// the rest (the last batch's ciphertext, and everything when opening).
+    ///
     /// # Errors
     /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
     pub fn with_mac_backend(mut self, backend: Poly1305Backend) -> Result<Self, Error> {

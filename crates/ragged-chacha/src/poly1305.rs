@@ -216,6 +216,11 @@ impl Absorb for AeadMac<'_> {
     fn absorb(&mut self, blocks: &[u8]) {
         self.backend.blocks(&mut self.state, blocks);
     }
+
+    #[inline(always)]
+    fn absorb_scalar(&mut self, blocks: &[u8]) {
+        self.state.blocks(blocks, 1);
+    }
 }
 
 impl Drop for AeadMac<'_> {

@@ -31,6 +31,9 @@ pub(crate) unsafe trait Lanes: Copy {
     /// The order in which a full batch stores its keystream vectors: the order
     /// [`Lanes::transpose`] finishes them in, so few are live at once.
     const STORE_ORDER: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    /// Whether the AEAD seal runs the scalar Poly1305 between the double rounds of these
+    /// batches (see [`seal`]); set where that measured faster than a separate MAC pass.
+    const INTERLEAVE_MAC: bool = false;
 
     /// Every lane set to `x`.
     unsafe fn splat(x: u32) -> Self;
@@ -128,13 +131,63 @@ unsafe fn quarter_rounds<V: Lanes>(
     }
 }
 
+/// What a keystream batch does besides XORing keystream into the message.
+pub(crate) trait BatchExtras {
+    /// Whether [`BatchExtras::key_block`] gives a key block (the batch then computes
+    /// one block more than the message takes).
+    const KEY_BLOCK: bool = false;
+
+    /// Where the batch's first block goes instead of into the message, if anywhere:
+    /// the AEAD's one-time key, from the batch that starts its message.
+    #[inline(always)]
+    fn key_block(&mut self) -> Option<&mut [u8; 64]> {
+        None
+    }
+
+    /// Called after double round `round` (counting from 0). Scalar work placed here
+    /// (the AEAD's Poly1305) keeps the integer units busy while the vector units
+    /// compute, where run after the batch it would only add its latency. A trait
+    /// method, not a closure, so it is inlined into the round loop.
+    #[inline(always)]
+    fn after_double_round(&mut self, _round: u32) {}
+}
+
+/// A plain keystream batch.
+impl BatchExtras for () {}
+
+/// A batch whose first block is the AEAD's one-time key.
+struct KeyBlock<'a>(&'a mut [u8; 64]);
+
+impl BatchExtras for KeyBlock<'_> {
+    const KEY_BLOCK: bool = true;
+
+    #[inline(always)]
+    fn key_block(&mut self) -> Option<&mut [u8; 64]> {
+        Some(self.0)
+    }
+}
+
 /// `double_rounds` ChaCha double rounds (a column round, then a diagonal round).
 ///
 /// # Safety
 /// The CPU has the features `V` requires.
 #[inline(always)]
 pub(crate) unsafe fn rounds<V: Lanes>(x: &mut [V; 16], double_rounds: u32) {
-    for _ in 0..double_rounds {
+    // SAFETY: forwarded.
+    unsafe { rounds_interleaved(x, double_rounds, &mut ()) }
+}
+
+/// [`rounds`], with `extras.after_double_round` run after each double round.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+unsafe fn rounds_interleaved<V: Lanes>(
+    x: &mut [V; 16],
+    double_rounds: u32,
+    extras: &mut impl BatchExtras,
+) {
+    for i in 0..double_rounds {
         // SAFETY: forwarded from this function's contract.
         unsafe {
             quarter_rounds(
@@ -152,6 +205,7 @@ pub(crate) unsafe fn rounds<V: Lanes>(x: &mut [V; 16], double_rounds: u32) {
                 [15, 12, 13, 14],
             );
         }
+        extras.after_double_round(i);
     }
 }
 
@@ -178,10 +232,9 @@ macro_rules! write_keystream {
 /// Computes `V::BLOCKS` keystream blocks starting at block `counter` and XORs the
 /// first `len` bytes (`0 < len <= 64 * V::BLOCKS`) of them into the message.
 ///
-/// With a `key`, the first block (block `counter`) goes there instead of into the
-/// message, which then takes blocks `counter + 1 …` (`len <= 64 * (V::BLOCKS - 1)`):
-/// the AEAD's one-time key from the batch that starts its message. Inlined, so a
-/// `None` costs nothing.
+/// Where `extras` gives a key block, the first block (block `counter`) goes there
+/// instead of into the message, which then takes blocks `counter + 1 …`
+/// (`len <= 64 * (V::BLOCKS - 1)`). Inlined, so `()` extras cost nothing.
 ///
 /// # Safety
 /// The CPU has the features `V` requires; `input` is readable and `output` writable for
@@ -195,7 +248,7 @@ unsafe fn batch<V: Lanes>(
     output: *mut u8,
     len: usize,
     before: usize,
-    key: Option<&mut [u8; 64]>,
+    extras: &mut impl BatchExtras,
 ) {
     // SAFETY: the CPU has V's features; the pointer ranges are as this function requires,
     // and every access below stays within `len` bytes (the tail within `before + len`),
@@ -222,12 +275,12 @@ unsafe fn batch<V: Lanes>(
             V::splat(w[15]),
         ];
         let mut x = init;
-        rounds(&mut x, state.double_rounds);
+        rounds_interleaved(&mut x, state.double_rounds, extras);
         for i in 0..16 {
             x[i] = x[i].add(init[i]);
         }
         let mut ks = V::transpose(x);
-        if let Some(key) = key {
+        if let Some(key) = extras.key_block() {
             // Block 0 is the first 64 bytes in message order: to the key; the message
             // takes the vectors after it.
             let skip = 64 / V::BYTES;
@@ -309,8 +362,8 @@ const MAX_ROW_SETS: usize = 3;
 /// Keystream for up to `MAX_ROW_SETS * R::ROW_BLOCKS` blocks in the row form: `SETS`
 /// (1 to 3) independent sets of row vectors, interleaved so their dependency chains
 /// overlap, XORed into the first `len` bytes (`0 < len <= 64 * SETS * R::ROW_BLOCKS`).
-/// With a `key`, as for [`batch`]: the first block goes there and the message takes
-/// the blocks after it (`len <= 64 * (SETS * R::ROW_BLOCKS - 1)`).
+/// `extras` as for [`batch`] (with a key block,
+/// `len <= 64 * (SETS * R::ROW_BLOCKS - 1)`).
 ///
 /// # Safety
 /// As for [`batch`].
@@ -322,7 +375,7 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
     output: *mut u8,
     len: usize,
     before: usize,
-    key: Option<&mut [u8; 64]>,
+    extras: &mut impl BatchExtras,
 ) {
     const { assert!(SETS >= 1 && SETS <= MAX_ROW_SETS) };
     // SAFETY: as for `batch`: the CPU has R's features, and every access stays within
@@ -339,7 +392,7 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
         for (set, d) in x.iter_mut().zip(d0) {
             set[3] = d;
         }
-        for _ in 0..state.double_rounds {
+        for round in 0..state.double_rounds {
             for [a, b, c, d] in x.iter_mut() {
                 row_round(a, b, c, d);
             }
@@ -352,13 +405,14 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
             for [a, _, c, d] in x.iter_mut() {
                 undiagonalize(a, c, d);
             }
+            extras.after_double_round(round);
         }
         let mut ks = [a0; 4 * MAX_ROW_SETS];
         for (s, ([a, b, c, d], d0)) in x.into_iter().zip(d0).enumerate() {
             let message = R::rows_to_message([a.add(a0), b.add(b0), c.add(c0), d.add(d0)]);
             ks[4 * s..4 * s + 4].copy_from_slice(&message);
         }
-        if let Some(key) = key {
+        if let Some(key) = extras.key_block() {
             // As in `batch`: block 0 to the key, the message from the vector after.
             let skip = 64 / R::BYTES;
             for (i, v) in ks[..skip].iter().enumerate() {
@@ -386,6 +440,37 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
                     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
                 );
             }
+        }
+    }
+}
+
+/// One batch of `len` bytes (`0 < len <= 64 * W::BLOCKS`, one block less with a key
+/// block): in the row form where its blocks fit in up to `MAX_ROW_SETS` sets, else a
+/// vertical `W` batch.
+///
+/// # Safety
+/// As for [`batch`] with `W` and `H`.
+#[inline(always)]
+unsafe fn one_batch<W: Lanes, H: Rows, E: BatchExtras>(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    before: usize,
+    extras: &mut E,
+) {
+    let blocks = len.div_ceil(64) + usize::from(E::KEY_BLOCK);
+    // SAFETY: forwarded; each batch type holds `blocks` blocks.
+    unsafe {
+        if blocks <= H::ROW_BLOCKS {
+            rows_batch::<H, 1>(state, counter, input, output, len, before, extras);
+        } else if blocks <= 2 * H::ROW_BLOCKS {
+            rows_batch::<H, 2>(state, counter, input, output, len, before, extras);
+        } else if blocks <= MAX_ROW_SETS * H::ROW_BLOCKS {
+            rows_batch::<H, 3>(state, counter, input, output, len, before, extras);
+        } else {
+            batch::<W>(state, counter, input, output, len, before, extras);
         }
     }
 }
@@ -436,11 +521,11 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
         let (i, o, rest) = (input.add(done), output.add(done), len - done);
         if rest == 0 {
         } else if rest <= 64 * H::ROW_BLOCKS {
-            rows_batch::<H, 1>(state, counter, i, o, rest, done, None)
+            rows_batch::<H, 1>(state, counter, i, o, rest, done, &mut ())
         } else if rest <= 128 * H::ROW_BLOCKS {
-            rows_batch::<H, 2>(state, counter, i, o, rest, done, None)
+            rows_batch::<H, 2>(state, counter, i, o, rest, done, &mut ())
         } else if rest <= 192 * H::ROW_BLOCKS {
-            rows_batch::<H, 3>(state, counter, i, o, rest, done, None)
+            rows_batch::<H, 3>(state, counter, i, o, rest, done, &mut ())
         } else {
             vertical_rest::<W, M, N>(state, counter, i, o, rest, done)
         }
@@ -474,7 +559,7 @@ unsafe fn full_batches<W: Lanes>(
                 output.add(done),
                 wide,
                 done,
-                None,
+                &mut (),
             );
             done += wide;
             counter = counter.wrapping_add(W::BLOCKS as u64);
@@ -499,11 +584,11 @@ unsafe fn vertical_rest<W: Lanes, M: Lanes, N: Lanes>(
     // SAFETY: forwarded.
     unsafe {
         if len <= 64 * N::BLOCKS {
-            batch::<N>(state, counter, input, output, len, before, None);
+            batch::<N>(state, counter, input, output, len, before, &mut ());
         } else if len <= 64 * M::BLOCKS {
-            batch::<M>(state, counter, input, output, len, before, None);
+            batch::<M>(state, counter, input, output, len, before, &mut ());
         } else {
-            batch::<W>(state, counter, input, output, len, before, None);
+            batch::<W>(state, counter, input, output, len, before, &mut ());
         }
     }
 }
@@ -514,17 +599,24 @@ pub(crate) trait Absorb {
     fn key(&mut self, block0: &[u8; 64]);
     /// Absorbs `blocks`, whole 16-byte blocks of ciphertext in message order.
     fn absorb(&mut self, blocks: &[u8]);
+    /// As [`Absorb::absorb`], on the integer units only (no vector instructions): for
+    /// interleaving with the rounds of a keystream batch.
+    fn absorb_scalar(&mut self, blocks: &[u8]);
 }
 
 /// The AEAD's seal: keystream block 0 goes to `mac.key`, blocks 1, 2, … are XORed
 /// into the `len` message bytes, and every whole 16-byte block of the resulting
-/// ciphertext goes to `mac.absorb` (the caller absorbs the last partial one).
+/// ciphertext goes to the MAC (the caller absorbs the last partial one).
 ///
 /// The key block is computed in the same batch as the first message blocks, not as
 /// a batch of its own: a message of up to `MAX_ROW_SETS * H::ROW_BLOCKS - 1` blocks
 /// (320 bytes on AVX2) is a single row-form batch, key included; a longer one starts
-/// with a wide batch of the key and `W::BLOCKS - 1` message blocks, then the usual
-/// kernel from block `W::BLOCKS`.
+/// with a wide batch of the key and `W::BLOCKS - 1` message blocks. Then, where
+/// [`Lanes::INTERLEAVE_MAC`] is set, one batch after another (the last in the row form
+/// where it fits), each absorbing the ciphertext of the batch before it between its
+/// double rounds with `mac.absorb_scalar`; `mac.absorb` takes what the last batch
+/// wrote. Elsewhere the usual kernel from block `W::BLOCKS`, then `mac.absorb` over
+/// all of it.
 ///
 /// # Safety
 /// The CPU has the features of `W` and `H`; `input` is readable and `output` writable
@@ -539,29 +631,16 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
     mac: &mut A,
 ) {
     let mut key = [0u8; 64];
-    let blocks = 1 + len.div_ceil(64);
     // SAFETY: every batch below gets a range of the message with the bytes before it
     // (`before`) in the same message, and its own counters; the key buffer is ours.
     // The MAC reads the ciphertext after it is all written.
     unsafe {
-        let (done, counter);
-        if blocks <= MAX_ROW_SETS * H::ROW_BLOCKS {
-            if blocks <= H::ROW_BLOCKS {
-                rows_batch::<H, 1>(state, 0, input, output, len, 0, Some(&mut key));
-            } else if blocks <= 2 * H::ROW_BLOCKS {
-                rows_batch::<H, 2>(state, 0, input, output, len, 0, Some(&mut key));
-            } else {
-                rows_batch::<H, 3>(state, 0, input, output, len, 0, Some(&mut key));
-            }
-            (done, counter) = (len, 0);
-        } else {
-            let first = len.min(64 * (W::BLOCKS - 1));
-            batch::<W>(state, 0, input, output, first, 0, Some(&mut key));
-            (done, counter) = (first, W::BLOCKS as u64);
-        }
+        let first = len.min(64 * (W::BLOCKS - 1));
+        one_batch::<W, H, _>(state, 0, input, output, first, 0, &mut KeyBlock(&mut key));
         mac.key(&key);
         wipe(&mut key);
-        if done < len {
+        let (mut done, mut counter, mut absorbed) = (first, 1 + (first / 64) as u64, 0);
+        if !W::INTERLEAVE_MAC && done < len {
             xor_keystream_rows::<W, W, W, H>(
                 state,
                 counter,
@@ -569,8 +648,60 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
                 output.add(done),
                 len - done,
             );
+            done = len;
         }
-        mac.absorb(core::slice::from_raw_parts(output, len & !15));
+        // Batches, each absorbing the ciphertext of the one before it between its
+        // double rounds: the remainder as a row-form batch where it fits.
+        let wide = 64 * W::BLOCKS;
+        while done < len {
+            let this = wide.min(len - done);
+            let pending = core::slice::from_raw_parts(output.add(absorbed), done - absorbed);
+            let mut between = AbsorbBetween::new(mac, pending, state.double_rounds);
+            let (i, o) = (input.add(done), output.add(done));
+            one_batch::<W, H, _>(state, counter, i, o, this, done, &mut between);
+            absorbed = done;
+            done += this;
+            counter = counter.wrapping_add(W::BLOCKS as u64);
+        }
+        mac.absorb(core::slice::from_raw_parts(
+            output.add(absorbed),
+            (len & !15) - absorbed,
+        ));
+    }
+}
+
+/// Absorbs the ciphertext of one batch between the double rounds of the next, spread
+/// evenly: `pending.len() / 16` blocks over `double_rounds` rounds.
+struct AbsorbBetween<'a, A: Absorb> {
+    mac: &'a mut A,
+    pending: &'a [u8],
+    /// Bytes of `pending` absorbed so far.
+    at: usize,
+    /// Blocks every round absorbs; the first `extra` rounds one more.
+    per_round: usize,
+    extra: usize,
+}
+
+impl<'a, A: Absorb> AbsorbBetween<'a, A> {
+    #[inline(always)]
+    fn new(mac: &'a mut A, pending: &'a [u8], double_rounds: u32) -> Self {
+        let (blocks, rounds) = (pending.len() / 16, double_rounds as usize);
+        AbsorbBetween {
+            mac,
+            pending,
+            at: 0,
+            per_round: blocks / rounds,
+            extra: blocks % rounds,
+        }
+    }
+}
+
+impl<A: Absorb> BatchExtras for AbsorbBetween<'_, A> {
+    #[inline(always)]
+    fn after_double_round(&mut self, round: u32) {
+        let n = 16 * (self.per_round + usize::from((round as usize) < self.extra));
+        self.mac.absorb_scalar(&self.pending[self.at..self.at + n]);
+        self.at += n;
     }
 }
 

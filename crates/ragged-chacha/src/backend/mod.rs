@@ -121,7 +121,7 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Ssse3 => cpu_has!("ssse3"),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => cpu_has!("avx2"),
+            Backend::Avx2 => cpu_has!("avx2") && cpu_has!("bmi2"),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => cpu_has!("avx512f") && cpu_has!("avx512bw") && cpu_has!("avx512vl"),
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]

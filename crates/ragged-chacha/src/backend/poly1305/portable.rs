@@ -52,9 +52,11 @@ fn mul_r([h0, h1, h2]: [u64; 3], r0: u64, r1: u64, s1: u64) -> [u64; 3] {
     let d1 = mul(h0, r1) + mul(h1, r0) + mul(h2, s1) + (d0 >> 64);
     let top = h2 * r0 + (d1 >> 64) as u64;
 
-    // fold: top = 4c + (top & 3), and c·2^130 ≡ 5c
-    let fold = u128::from(top >> 2) * 5;
-    let t = u128::from(d0 as u64) + fold;
+    // fold: top = 4c + (top & 3), and c·2^130 ≡ 5c = 4c + c, which is an and, a shift
+    // and an add (shorter on the per-block dependency chain than a multiplication).
+    // No overflow: top < 2^63 + 2^61, so 5c <= 1.25·top < 2^64.
+    let fold = (top & !3) + (top >> 2);
+    let t = u128::from(d0 as u64) + u128::from(fold);
     let h0 = t as u64;
     let t = u128::from(d1 as u64) + (t >> 64);
     [h0, t as u64, (top & 3) + (t >> 64) as u64]

@@ -11,10 +11,14 @@ use crate::backend::generic::{Lanes, Rows};
 #[derive(Clone, Copy)]
 pub(crate) struct Xmm<const L: u8>(pub(crate) __m128i);
 
+/// A `pshufb` pattern, aligned for a plain vector load.
+#[repr(align(16))]
+struct Pattern([u8; 16]);
+
 /// `pshufb` pattern rotating each 32-bit lane left by 16 bits.
-const ROT16: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
+static ROT16: Pattern = Pattern([2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13]);
 /// `pshufb` pattern rotating each 32-bit lane left by 8 bits.
-const ROT8: [u8; 16] = [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14];
+static ROT8: Pattern = Pattern([3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14]);
 /// Loaded at offset `rem`, a `pshufb` pattern moving bytes `0..rem` to the top
 /// `rem` positions and zeroing the rest (0x80 selects zero).
 const SLIDE: [u8; 32] = [
@@ -29,9 +33,9 @@ const SLIDE: [u8; 32] = [
 /// # Safety
 /// The CPU has SSE2.
 #[inline(always)]
-unsafe fn opaque_load(pattern: &[u8; 16]) -> __m128i {
-    // SAFETY: 16 readable bytes; SSE2 per the caller.
-    unsafe { _mm_loadu_si128(core::hint::black_box(pattern.as_ptr()).cast()) }
+unsafe fn opaque_load(pattern: &Pattern) -> __m128i {
+    // SAFETY: 16 readable bytes, aligned for the vector type; SSE2 per the caller.
+    unsafe { core::ptr::read_volatile((&raw const pattern.0).cast::<__m128i>()) }
 }
 
 /// Rotates each 32-bit lane of `v` left by `$n` with two shifts and an or.
@@ -98,6 +102,10 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
     const BLOCKS: usize = 4;
     // Word group by word group (xmm), half by half (ymm), row index by row index (zmm).
     const STORE_ORDER: [usize; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
+    // The seal's scalar Poly1305 between the rounds: at 16 KiB on Zen 3, one run, 0.94x
+    // -> 1.05x of ring with AVX2, 1268 -> 1479 MB/s with SSSE3 (the scalar and vector
+    // units work side by side instead of one pass after the other).
+    const INTERLEAVE_MAC: bool = true;
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {

@@ -10,16 +10,20 @@ use crate::backend::generic::{Lanes, Rows};
 #[derive(Clone, Copy)]
 pub(crate) struct Ymm(pub(crate) __m256i);
 
+/// A `vpshufb` pattern, aligned for a plain vector load.
+#[repr(align(32))]
+struct Pattern([u8; 32]);
+
 /// `vpshufb` pattern rotating each 32-bit lane left by 16 bits (per 128-bit half).
-const ROT16: [u8; 32] = [
+static ROT16: Pattern = Pattern([
     2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14,
     15, 12, 13,
-];
+]);
 /// `vpshufb` pattern rotating each 32-bit lane left by 8 bits (per 128-bit half).
-const ROT8: [u8; 32] = [
+static ROT8: Pattern = Pattern([
     3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15,
     12, 13, 14,
-];
+]);
 
 /// Loads a shuffle pattern through an address the optimizer cannot see into, at each
 /// use. With a visible constant LLVM rewrites the byte rotations (one `vpshufb` became
@@ -30,9 +34,9 @@ const ROT8: [u8; 32] = [
 /// # Safety
 /// The CPU has AVX.
 #[inline(always)]
-unsafe fn opaque_load(pattern: &[u8; 32]) -> __m256i {
+unsafe fn opaque_load(pattern: &Pattern) -> __m256i {
     // SAFETY: 32 readable bytes; AVX per the caller.
-    unsafe { _mm256_loadu_si256(core::hint::black_box(pattern.as_ptr()).cast()) }
+    unsafe { core::ptr::read_volatile((&raw const pattern.0).cast::<__m256i>()) }
 }
 
 /// Rotates each 32-bit lane of `v` left by `$n` with two shifts and an or.
@@ -51,6 +55,10 @@ unsafe impl Lanes for Ymm {
     const BLOCKS: usize = 8;
     // Word group by word group (xmm), half by half (ymm), row index by row index (zmm).
     const STORE_ORDER: [usize; 16] = [0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15];
+    // The seal's scalar Poly1305 between the rounds: at 16 KiB on Zen 3, one run, 0.94x
+    // -> 1.05x of ring with AVX2, 1268 -> 1479 MB/s with SSSE3 (the scalar and vector
+    // units work side by side instead of one pass after the other).
+    const INTERLEAVE_MAC: bool = true;
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
