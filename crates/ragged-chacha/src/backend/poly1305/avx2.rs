@@ -188,7 +188,9 @@ fn join26(mut t: [u64; 5]) -> [u64; 3] {
 /// # Safety
 /// The CPU has AVX2, and `data` holds at least [`MIN_BLOCKS`] blocks: the dispatcher
 /// decides once, and this does not check again.
-#[inline]
+// Out of line: the dispatcher is inlined into every MAC, and its short-run path
+// should not carry this function's frame.
+#[inline(never)]
 pub(crate) unsafe fn blocks(state: &mut MacState, data: &[u8]) {
     debug_assert_eq!(data.len() % 16, 0);
     debug_assert!(data.len() / 16 >= MIN_BLOCKS);

@@ -170,7 +170,9 @@ fn join44([mut t0, mut t1, mut t2]: [u64; 3]) -> [u64; 3] {
 /// The CPU has AVX-512F, IFMA and AVX2 (what [`super::Poly1305Backend::Avx512Ifma`]
 /// requires), and `data` holds at least [`super::avx2::MIN_BLOCKS`] blocks: the
 /// dispatcher decides once, and this does not check again.
-#[inline]
+// Out of line: the dispatcher is inlined into every MAC, and its short-run path
+// should not carry this function's frame.
+#[inline(never)]
 pub(crate) unsafe fn blocks(state: &mut MacState, data: &[u8]) {
     debug_assert_eq!(data.len() % 16, 0);
     if data.len() / 16 < MIN_BLOCKS {

@@ -116,7 +116,7 @@ impl Poly1305Backend {
     /// code's on every backend (inline, so a packet's few blocks pay no call into a SIMD
     /// backend); longer ones go to the backend, which `self` being constructed only
     /// through the availability checks guarantees this CPU can run.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn blocks(self, state: &mut MacState, data: &[u8]) {
         #[cfg(target_arch = "x86_64")]
         if data.len() >= 16 * avx2::MIN_BLOCKS {
