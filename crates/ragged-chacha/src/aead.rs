@@ -8,7 +8,6 @@ use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::backend::Backend;
-use crate::backend::generic::Absorb;
 use crate::backend::poly1305::Poly1305Backend;
 use crate::chacha::ChaCha;
 use crate::error::Error;
@@ -142,11 +141,11 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         Ok(mac.finish(buf))
     }
 
-    /// Checks `tag` over `aad` and the ciphertext in `buf`, then decrypts `buf` in
-    /// place.
+    /// Decrypts `buf` in place and checks `tag` over `aad` and the ciphertext, in one
+    /// pass where the backend interleaves the two.
     ///
-    /// The tag is compared in constant time, and nothing is decrypted unless it
-    /// matches.
+    /// The tag is compared in constant time; unless it matches, the decrypted bytes
+    /// are overwritten before this returns, so they are never released.
     ///
     /// # Errors
     /// On a mismatch, [`Error::AuthenticationFailed`] and `buf` overwritten with
@@ -160,17 +159,21 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         tag: &[u8; TAG_LEN],
     ) -> Result<(), Error> {
         check_len(buf.len())?;
-        let mut cipher = self.cipher(nonce);
-        let mut block0 = take_block0(&mut cipher);
+        let state = <V as variant::sealed::Sealed>::state(&self.key, nonce.as_ref());
         let mut mac = AeadMac::new(aad, self.mac_backend);
-        mac.key(&block0);
-        block0.zeroize();
-        mac.absorb(&buf[..buf.len() & !15]);
-        let mut expected = mac.finish(buf);
+        let (ptr, len) = (buf.as_mut_ptr(), buf.len());
+        // The kernel decrypts in place: the ciphertext's last partial block is kept
+        // for the MAC first.
+        let whole = len & !15;
+        let mut tail = [0u8; 16];
+        tail[..len - whole].copy_from_slice(&buf[whole..]);
+        // SAFETY: in place over `buf`; the backend was checked available when chosen;
+        // the length check keeps the payload within blocks 1..2^32.
+        unsafe { self.backend.open(&state, ptr, ptr, len, &mut mac) };
+        let mut expected = mac.finish_tail(&tail[..len - whole], len);
         let equal = expected[..].ct_eq(&tag[..]);
         expected.zeroize();
-        tag_verdict(equal, buf)?;
-        cipher.try_apply_keystream(buf)
+        tag_verdict(equal, buf)
     }
 
     /// Encrypts `plaintext` into a new vector: the ciphertext followed by the 16-byte

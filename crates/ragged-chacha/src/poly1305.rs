@@ -191,11 +191,19 @@ impl<'a> AeadMac<'a> {
 
     /// The tag, given the whole `ciphertext` (of which the kernel has absorbed the
     /// whole blocks).
-    pub(crate) fn finish(mut self, ciphertext: &[u8]) -> [u8; TAG_LEN] {
-        self.absorb_padded(&ciphertext[ciphertext.len() & !15..]);
+    pub(crate) fn finish(self, ciphertext: &[u8]) -> [u8; TAG_LEN] {
+        let len = ciphertext.len();
+        self.finish_tail(&ciphertext[len & !15..], len)
+    }
+
+    /// The tag of a `len`-byte ciphertext whose whole blocks the kernel has absorbed,
+    /// given its last `len % 16` bytes.
+    pub(crate) fn finish_tail(mut self, tail: &[u8], len: usize) -> [u8; TAG_LEN] {
+        debug_assert_eq!(tail.len(), len % 16);
+        self.absorb_padded(tail);
         let mut lengths = [0u8; 16];
         lengths[..8].copy_from_slice(&(self.aad.len() as u64).to_le_bytes());
-        lengths[8..].copy_from_slice(&(ciphertext.len() as u64).to_le_bytes());
+        lengths[8..].copy_from_slice(&(len as u64).to_le_bytes());
         self.state.blocks(&lengths, 1);
         self.state.finish(&self.s)
     }

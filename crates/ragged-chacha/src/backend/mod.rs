@@ -224,4 +224,49 @@ impl Backend {
             }
         }
     }
+
+    /// The AEAD's open: the Poly1305 key (keystream block 0) to `mac.key`, the whole
+    /// 16-byte blocks of the ciphertext in `input` to the MAC, and the keystream from
+    /// block 1 XORed into `len` bytes (see [`generic::open`]). The caller absorbs the
+    /// last partial block, which in place it must copy before this call. The SSE2,
+    /// SSSE3 and AVX2 backends absorb each batch's ciphertext between its rounds; the
+    /// others absorb it all first.
+    ///
+    /// # Safety
+    /// As for [`Backend::seal`].
+    #[inline]
+    pub(crate) unsafe fn open<A: generic::Absorb>(
+        self,
+        state: &State,
+        input: *const u8,
+        output: *mut u8,
+        len: usize,
+        mac: &mut A,
+    ) {
+        // SAFETY: forwarded; `self.is_available()` means the entry point's target
+        // features are present.
+        unsafe {
+            match self {
+                #[cfg(target_arch = "x86_64")]
+                Backend::Sse2 => x86_64::sse2::open(state, input, output, len, mac),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Ssse3 => x86_64::ssse3::open(state, input, output, len, mac),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx2 => x86_64::avx2::open(state, input, output, len, mac),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx512 => x86_64::avx512::open(state, input, output, len, mac),
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                Backend::Neon => aarch64::neon_open(state, input, output, len, mac),
+                _ => {
+                    let mut key = [0u8; 64];
+                    let kp = key.as_mut_ptr();
+                    self.xor_keystream(state, 0, kp, kp, 64);
+                    mac.key(&key);
+                    generic::wipe(&mut key);
+                    mac.absorb(core::slice::from_raw_parts(input, len & !15));
+                    self.xor_keystream(state, 1, input, output, len);
+                }
+            }
+        }
+    }
 }

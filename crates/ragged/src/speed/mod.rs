@@ -12,6 +12,7 @@
 //! - `sizes.rs` — the default sizes and the `--sizes` parser
 
 mod aead;
+mod aead_open;
 mod chacha;
 mod memcpy;
 #[cfg(feature = "openssl")]

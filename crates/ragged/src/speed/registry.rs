@@ -83,6 +83,7 @@ pub const NAMES: &[&str] = &[
     "xchacha20",
     "chacha20-poly1305",
     "xchacha20-poly1305",
+    "chacha20-poly1305-open",
     "poly1305",
     "memcpy",
 ];
@@ -135,6 +136,7 @@ pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Vec<Pr
             cases,
             super::aead::aead(ragged_chacha::AeadKind::XChaCha20Poly1305, selection),
         )],
+        "chacha20-poly1305-open" => vec![part(cases, super::aead_open::open(selection))],
         "poly1305" => vec![part(cases, super::poly1305::poly1305(selection))],
         "memcpy" => {
             let (small, large): (Vec<Case>, Vec<Case>) = cases

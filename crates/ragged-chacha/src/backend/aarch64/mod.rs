@@ -45,3 +45,19 @@ pub(crate) unsafe fn neon_seal<A: Absorb>(
     // SAFETY: as for `neon`; the contract is forwarded.
     unsafe { generic::seal::<Neon, Neon, A>(state, input, output, len, mac) }
 }
+
+/// The AEAD open ([`generic::open`]) on NEON.
+///
+/// # Safety
+/// As for [`neon_seal`].
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn neon_open<A: Absorb>(
+    state: &State,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    mac: &mut A,
+) {
+    // SAFETY: as for `neon`; the contract is forwarded.
+    unsafe { generic::open::<Neon, Neon, A>(state, input, output, len, mac) }
+}

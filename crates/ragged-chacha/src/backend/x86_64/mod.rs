@@ -47,7 +47,8 @@ macro_rules! entry_point {
     };
 }
 
-/// The AEAD seal entry point beside each keystream entry point: `<name>_seal`.
+/// The AEAD seal and open entry points beside each keystream entry point:
+/// `<name>::seal`, `<name>::open`.
 macro_rules! paste_seal {
     ($name:ident, $features:literal, $wide:ty, $rows:ty) => {
         pub(crate) mod $name {
@@ -68,6 +69,22 @@ macro_rules! paste_seal {
             ) {
                 // SAFETY: as for the keystream entry point.
                 unsafe { generic::seal::<$wide, $rows, A>(state, input, output, len, mac) }
+            }
+
+            /// The AEAD open ([`generic::open`]) on this backend.
+            ///
+            /// # Safety
+            /// As for `seal`.
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn open<A: Absorb>(
+                state: &State,
+                input: *const u8,
+                output: *mut u8,
+                len: usize,
+                mac: &mut A,
+            ) {
+                // SAFETY: as for the keystream entry point.
+                unsafe { generic::open::<$wide, $rows, A>(state, input, output, len, mac) }
             }
         }
     };

@@ -1,0 +1,157 @@
+//! `chacha20-poly1305-open`: opening a sealed message in place (decrypt and verify the
+//! tag), the receiving half of a packet's trip. Implementations: ragged (dispatched and
+//! per ChaCha backend), RustCrypto's `chacha20poly1305` and ring.
+//!
+//! Every implementation opens the same sealed message (ragged's seal under the
+//! benchmark key and one fixed nonce, empty AAD). Opening in place turns it into
+//! plaintext, so each call first copies the sealed message back into the buffer: the
+//! same copy for every implementation, which a ratio therefore slightly understates.
+
+use std::hint::black_box;
+
+use chacha20poly1305::aead::{AeadInOut, KeyInit};
+use ragged_chacha::{AeadKind, AnyAead, Backend};
+
+use super::registry::{Buffer, Case, Implementation, KEY, Role, Runner, Selection};
+
+/// The nonce every sealed benchmark message is made under.
+const NONCE: [u8; 12] = [7; 12];
+
+/// The implementations of `chacha20-poly1305-open`.
+pub fn open(selection: Selection) -> Vec<Box<dyn Implementation>> {
+    let mut list: Vec<Box<dyn Implementation>> = vec![Box::new(Opener::Ragged(None))];
+    if selection.backends {
+        for backend in Backend::available() {
+            list.push(Box::new(Opener::Ragged(Some(backend))));
+        }
+    }
+    list.push(Box::new(Opener::RustCrypto));
+    list.push(Box::new(Opener::Ring));
+    list
+}
+
+/// Who opens.
+#[derive(Clone, Copy)]
+enum Opener {
+    /// ragged, on the detected backend or the one named.
+    Ragged(Option<Backend>),
+    /// RustCrypto's `chacha20poly1305`, constructed per message.
+    RustCrypto,
+    /// ring, one `LessSafeKey` kept across messages.
+    Ring,
+}
+
+impl Implementation for Opener {
+    fn name(&self) -> String {
+        match self {
+            Opener::Ragged(None) => "ragged".into(),
+            Opener::Ragged(Some(b)) => format!("ragged-{}", b.name()),
+            Opener::RustCrypto => "rustcrypto".into(),
+            Opener::Ring => "ring".into(),
+        }
+    }
+
+    fn role(&self) -> Role {
+        match self {
+            Opener::Ragged(None) => Role::Ragged,
+            Opener::Ragged(Some(_)) => Role::RaggedBackend,
+            _ => Role::Peer,
+        }
+    }
+
+    fn prepare(&self, case: Case) -> Box<dyn Runner> {
+        let mut buf = Buffer::message(Case {
+            size: case.size + 16,
+            offset: case.offset,
+        });
+        let (msg, tag) = buf.split_at_mut(case.size);
+        let t = AnyAead::new(AeadKind::ChaCha20Poly1305, &KEY)
+            .encrypt_in_place_detached(&NONCE, b"", msg)
+            .expect("a benchmark message is short");
+        tag.copy_from_slice(&t);
+        let ring_key = ring::aead::LessSafeKey::new(
+            ring::aead::UnboundKey::new(&ring::aead::CHACHA20_POLY1305, &KEY)
+                .expect("a 32-byte key"),
+        );
+        Box::new(OpenRunner {
+            opener: *self,
+            sealed: buf.to_vec(),
+            buf,
+            ring_key,
+        })
+    }
+}
+
+struct OpenRunner {
+    opener: Opener,
+    /// The sealed message (ciphertext and tag), copied into `buf` before each open.
+    sealed: Vec<u8>,
+    buf: Buffer,
+    ring_key: ring::aead::LessSafeKey,
+}
+
+impl Runner for OpenRunner {
+    #[inline(never)]
+    fn run(&mut self) {
+        self.buf.copy_from_slice(&self.sealed);
+        let len = self.buf.len() - 16;
+        let (msg, tag) = self.buf.split_at_mut(len);
+        let tag: &[u8; 16] = (&*tag).try_into().expect("16 bytes");
+        let opened = match self.opener {
+            Opener::Ragged(backend) => {
+                let aead = AnyAead::new(AeadKind::ChaCha20Poly1305, black_box(&KEY));
+                let aead = match backend {
+                    Some(b) => aead
+                        .with_backend(b)
+                        .expect("only available backends are listed"),
+                    None => aead,
+                };
+                aead.decrypt_in_place_detached(black_box(&NONCE), b"", black_box(msg), tag)
+                    .is_ok()
+            }
+            Opener::RustCrypto => chacha20poly1305::ChaCha20Poly1305::new(black_box(&KEY).into())
+                .decrypt_inout_detached(
+                    black_box(&NONCE).into(),
+                    b"",
+                    black_box(msg).into(),
+                    tag.into(),
+                )
+                .is_ok(),
+            Opener::Ring => self
+                .ring_key
+                .open_in_place(
+                    ring::aead::Nonce::assume_unique_for_key(*black_box(&NONCE)),
+                    ring::aead::Aad::empty(),
+                    black_box(&mut self.buf[..]),
+                )
+                .is_ok(),
+        };
+        assert!(opened, "a sealed benchmark message opens");
+        black_box(&mut self.buf);
+    }
+
+    /// The plaintext (the tag's 16 bytes after it are left as they were).
+    fn output(&self) -> &[u8] {
+        &self.buf[..self.buf.len() - 16]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every implementation opens the sealed message to the same plaintext, which is
+    /// the message that was sealed.
+    #[test]
+    fn every_opener_recovers_the_message() {
+        for size in [0, 1, 15, 16, 17, 64, 65, 255, 1420, 1500, 16384] {
+            let case = Case { size, offset: 0 };
+            let plain = Buffer::message(case);
+            for opener in open(Selection { backends: true }) {
+                let mut runner = opener.prepare(case);
+                runner.run();
+                assert_eq!(runner.output(), &plain[..], "{} at {size}", opener.name());
+            }
+        }
+    }
+}
