@@ -642,7 +642,14 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
     // (`before`) in the same message, and its own counters; the key buffer is ours.
     // The MAC reads the ciphertext after it is all written.
     unsafe {
-        let first = len.min(64 * (W::BLOCKS - 1));
+        // A message that a row-form batch with the key and one more row-form batch
+        // hold starts with the former: the latter then hosts its MAC work.
+        let rows_first = 64 * (MAX_ROW_SETS * H::ROW_BLOCKS - 1);
+        let first = if W::INTERLEAVE_MAC && len <= rows_first + 64 * MAX_ROW_SETS * H::ROW_BLOCKS {
+            len.min(rows_first)
+        } else {
+            len.min(64 * (W::BLOCKS - 1))
+        };
         one_batch::<W, H, _>(state, 0, input, output, first, 0, &mut KeyBlock(&mut key));
         mac.key(&key);
         wipe(&mut key);
