@@ -1,22 +1,25 @@
-//! The 32-bit Arm NEON batch: four ChaCha blocks in the vertical form (q-register `i`
-//! holds state word `i` of all four blocks), XORed into up to 256 message bytes, in one
-//! `asm!` block. `core::arch::arm`'s NEON intrinsics are not stable and neither is
-//! `#[target_feature(enable = "neon")]` on Arm, so the kernel is written in assembly
-//! (`.fpu neon` inside the template) and the caller checks the CPU at run time.
+//! The 32-bit Arm NEON kernels, each one `asm!` block: [`batch4`] computes four
+//! ChaCha blocks in the vertical form (q-register `i` holds state word `i` of all four
+//! blocks) for up to 256 message bytes; [`batch_rows`] one or two blocks in the row
+//! form (a q-register is one row of one block) for up to 128. `core::arch::arm`'s NEON
+//! intrinsics are not stable and neither is `#[target_feature(enable = "neon")]` on
+//! Arm, so the kernels are written in assembly (`.fpu neon` inside the template) and
+//! the caller checks the CPU at run time.
 //!
-//! Register use: sixteen state words fill q0–q15, and the rotations by 12, 8 and 7
-//! need scratch registers, so two words (x10 and x11, or x8 and x9) always live in the
-//! frame's spill slots: each round runs its two quarter rounds whose `c` words are x8
-//! and x9 first, swaps the pairs with one store and one load, runs the other two, and
-//! swaps back for the last step. Both the column and the diagonal round can be ordered
-//! so that their `c` words are x8, x9, x10, x11 in that order, so one assembler macro
-//! serves both.
+//! Registers in `batch4`: sixteen state words fill q0–q15, and the rotations by 12, 8
+//! and 7 need scratch registers, so two words (x10 and x11, or x8 and x9) always live
+//! in the frame's spill slots: each round runs its two quarter rounds whose `c` words
+//! are x8 and x9 first, swaps the pairs with one store and one load, runs the other
+//! two, and swaps back for the last step. Both the column and the diagonal round can
+//! be ordered so that their `c` words are x8, x9, x10, x11 in that order, so one
+//! assembler macro serves both.
 //!
-//! Output: each 4 x 4 word group is transposed in place (`vtrn` + `vswp`), giving one
-//! 16-byte piece of each block; every whole piece is XORed and stored as soon as it is
-//! ready, and the partial one (if any) is parked in the frame and finished last, over
-//! the message's final 16 bytes with a `vtbl` byte permutation — the bytes below the
-//! tail are by then final in `output` and are rewritten unchanged.
+//! Output: `batch4` transposes each 4 x 4 word group in place (`vtrn` + `vswp`),
+//! giving one 16-byte piece of each block; the row form's rows already are pieces.
+//! Every whole piece is XORed and stored as soon as it is ready, and the partial one
+//! (if any) is parked in the frame and finished last, over the message's final 16
+//! bytes with a `vtbl` byte permutation — the bytes below the tail are by then final
+//! in `output` and are rewritten unchanged.
 
 use core::arch::asm;
 
@@ -28,11 +31,77 @@ static SLIDE: [u8; 32] = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 ];
 
-/// What the kernel reads and writes besides the message, as 32-bit words:
+/// Joins assembly lines into one template string.
+macro_rules! lines {
+    ($($line:literal),* $(,)?) => {
+        concat!($($line, "\n"),*)
+    };
+}
+
+/// Defines the assembler macro `piece k, kl, kh, off, s, sl, sh`: message bytes
+/// `off..off + 16` with keystream in q`k` (d`kl`, d`kh`) and scratch q`s` (d`sl`,
+/// d`sh`). XORs and stores them if the message holds all 16; parks the keystream at
+/// `{t2}` if the message ends inside them; does nothing if it ends before. Clobbers
+/// `{t1}`; purges itself in [`partial_piece`].
+macro_rules! piece_macro {
+    () => {
+        lines!(
+            r".macro piece k, kl, kh, off, s, sl, sh",
+            r"cmp {len}, #(\off + 16)",
+            "blo 2f",
+            r"add {t1}, {input}, #\off",
+            r"vld1.8 {{d\sl-d\sh}}, [{t1}]",
+            r"veor q\s, q\s, q\k",
+            r"add {t1}, {output}, #\off",
+            r"vst1.8 {{d\sl-d\sh}}, [{t1}]",
+            "b 3f",
+            "2:",
+            r"cmp {len}, #\off",
+            "bls 3f",
+            r"vst1.32 {{d\kl-d\kh}}, [{t2}]",
+            "3:",
+            ".endm",
+        )
+    };
+}
+
+/// The partial piece, after every whole one is stored: the message's last 16 bytes,
+/// of which the top `rem = len % 16` take the parked keystream's first `rem` bytes (a
+/// `vtbl` with the pattern `SLIDE[rem..]`) and the others keep what `output` already
+/// holds. Uses q0–q5, `{rounds}`, `{t1}` and `{t2}`; then purges `piece`. Label `4`.
+macro_rules! partial_piece {
+    () => {
+        lines!(
+            "ands {rounds}, {len}, #15",
+            "beq 4f",
+            "vld1.8 {{d0-d1}}, [{t2}]",
+            "add {t1}, {slide}, {rounds}",
+            "vld1.8 {{d2-d3}}, [{t1}]",
+            "vtbl.8 d4, {{d0-d1}}, d2",
+            "vtbl.8 d5, {{d0-d1}}, d3",
+            "add {t1}, {input}, {len}",
+            "sub {t1}, {t1}, #16",
+            "vld1.8 {{d6-d7}}, [{t1}]",
+            "add {t2}, {output}, {len}",
+            "sub {t2}, {t2}, #16",
+            "vld1.8 {{d8-d9}}, [{t2}]",
+            "veor q3, q3, q2",
+            "vmov.i8 q5, #16",
+            "vclt.u8 q5, q1, q5",
+            "vbsl q5, q3, q4",
+            "vst1.8 {{d10-d11}}, [{t2}]",
+            "4:",
+            ".purgem piece",
+        )
+    };
+}
+
+/// What the kernels read and write besides the message, as 32-bit words (words 12..22
+/// as [`batch4`] reads them; [`batch_rows`] reads two d rows there instead):
 ///
 /// | words  | contents |
 /// |--------|----------|
-/// | 0..12  | state words 0–11 (splatted by the kernel) |
+/// | 0..12  | state words 0–11 (splatted by `batch4`; rows a, b, c for `batch_rows`) |
 /// | 12..16 | word 12 of the four blocks: the low halves of `counter + i` |
 /// | 16..20 | word 13 of the four blocks: state word 13 + the high halves |
 /// | 20, 21 | state words 14, 15 |
@@ -171,24 +240,7 @@ pub(crate) unsafe fn batch4(
             r"vswp d\a1, d\c0",
             r"vswp d\b1, d\d0",
             ".endm",
-            // Message bytes off..off+16 with keystream q\k (d\kl, d\kh) and scratch
-            // q\s (d\sl, d\sh): XOR and store if whole; park the keystream at {t2}
-            // if the message ends inside; nothing if it ends before.
-            r".macro piece k, kl, kh, off, s, sl, sh",
-            r"cmp {len}, #(\off + 16)",
-            "blo 2f",
-            r"add {t1}, {input}, #\off",
-            r"vld1.8 {{d\sl-d\sh}}, [{t1}]",
-            r"veor q\s, q\s, q\k",
-            r"add {t1}, {output}, #\off",
-            r"vst1.8 {{d\sl-d\sh}}, [{t1}]",
-            "b 3f",
-            "2:",
-            r"cmp {len}, #\off",
-            "bls 3f",
-            r"vst1.32 {{d\kl-d\kh}}, [{t2}]",
-            "3:",
-            ".endm",
+            piece_macro!(),
             // ---- the input: q0..q15 = words 0..15 of the four blocks
             "vld1.32 {{d0[], d1[]}}, [{frame}]!",
             "vld1.32 {{d2[], d3[]}}, [{frame}]!",
@@ -273,31 +325,173 @@ pub(crate) unsafe fn batch4(
             "piece 13, 26, 27, 112, 1, 2, 3",
             "piece 14, 28, 29, 176, 0, 0, 1",
             "piece 15, 30, 31, 240, 1, 2, 3",
-            // ---- the partial piece: the message's last 16 bytes, of which the top
-            // `rem` take the parked keystream's first `rem` bytes and the others keep
-            // what `output` already holds
-            "ands {rounds}, {len}, #15",
-            "beq 4f",
-            "vld1.8 {{d0-d1}}, [{t2}]",
-            "add {t1}, {slide}, {rounds}",
-            "vld1.8 {{d2-d3}}, [{t1}]",
-            "vtbl.8 d4, {{d0-d1}}, d2",
-            "vtbl.8 d5, {{d0-d1}}, d3",
-            "add {t1}, {input}, {len}",
-            "sub {t1}, {t1}, #16",
-            "vld1.8 {{d6-d7}}, [{t1}]",
-            "add {t2}, {output}, {len}",
-            "sub {t2}, {t2}, #16",
-            "vld1.8 {{d8-d9}}, [{t2}]",
-            "veor q3, q3, q2",
-            "vmov.i8 q5, #16",
-            "vclt.u8 q5, q1, q5",
-            "vbsl q5, q3, q4",
-            "vst1.8 {{d10-d11}}, [{t2}]",
-            "4:",
+            partial_piece!(),
             ".purgem chacha_round",
             ".purgem transpose",
-            ".purgem piece",
+            frame = inout(reg) frame.0.as_mut_ptr() => _,
+            rounds = inout(reg) double_rounds => _,
+            input = in(reg) input,
+            output = in(reg) output,
+            len = in(reg) len,
+            slide = in(reg) SLIDE.as_ptr(),
+            t1 = out(reg) _,
+            t2 = out(reg) _,
+            out("d0") _, out("d1") _, out("d2") _, out("d3") _,
+            out("d4") _, out("d5") _, out("d6") _, out("d7") _,
+            out("d8") _, out("d9") _, out("d10") _, out("d11") _,
+            out("d12") _, out("d13") _, out("d14") _, out("d15") _,
+            options(nostack),
+        );
+    }
+}
+
+/// One or two ChaCha blocks in the row form (q-register = one row of one block:
+/// a, b, c, d in q0–q3 for block `counter`, q4–q7 for block `counter + 1`), XORed into
+/// up to 128 message bytes. For a remainder of one or two blocks this computes only
+/// those blocks (the 4-block batch would compute four) and needs no transpose: the
+/// diagonal round rotates the words of rows a, c and d with `vext` (b stays, so the
+/// rotations are off its dependency chain). Two blocks run as two interleaved sets.
+///
+/// `frame` words 0..12 are state words 0–11 (rows a, b, c); words 12..16 and 16..20
+/// are row d of blocks `counter` and `counter + 1`; words 40..44 take the parked
+/// partial piece, as in [`batch4`].
+///
+/// # Safety
+/// As for [`batch4`], with `1 <= len <= 128`.
+#[inline(never)]
+pub(crate) unsafe fn batch_rows(
+    frame: &mut Frame,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    double_rounds: u32,
+) {
+    // SAFETY: as for `batch4`: NEON is the caller's check; memory is `frame` words
+    // 0..20 (read) and 40..44 (written) through the exclusive `&mut Frame`,
+    // `SLIDE[rem..rem + 16]`, and the message's whole 16-byte pieces below `len` plus
+    // the final window the caller vouches for. Registers: d0–d15 declared clobbered;
+    // d16–d31 (q8–q15) are unnameable here, never allocated by the compiler, and
+    // caller-saved under AAPCS, and this `#[inline(never)]` function is the asm alone.
+    unsafe {
+        asm!(
+            ".fpu neon",
+            // One quarter round on every column of the rows a, b, c, d (scratch t).
+            r".macro rows_round a, b, c, d, t",
+            r"vadd.i32 q\a, q\a, q\b",
+            r"veor q\d, q\d, q\a",
+            r"vrev32.16 q\d, q\d",
+            r"vadd.i32 q\c, q\c, q\d",
+            r"veor q\t, q\b, q\c",
+            r"vshl.i32 q\b, q\t, #12",
+            r"vsri.32 q\b, q\t, #20",
+            r"vadd.i32 q\a, q\a, q\b",
+            r"veor q\t, q\d, q\a",
+            r"vshl.i32 q\d, q\t, #8",
+            r"vsri.32 q\d, q\t, #24",
+            r"vadd.i32 q\c, q\c, q\d",
+            r"veor q\t, q\b, q\c",
+            r"vshl.i32 q\b, q\t, #7",
+            r"vsri.32 q\b, q\t, #25",
+            ".endm",
+            // The same on two independent sets, instruction by instruction.
+            r".macro rows_round2 a, b, c, d, t, e, f, g, h, u",
+            r"vadd.i32 q\a, q\a, q\b",
+            r"vadd.i32 q\e, q\e, q\f",
+            r"veor q\d, q\d, q\a",
+            r"veor q\h, q\h, q\e",
+            r"vrev32.16 q\d, q\d",
+            r"vrev32.16 q\h, q\h",
+            r"vadd.i32 q\c, q\c, q\d",
+            r"vadd.i32 q\g, q\g, q\h",
+            r"veor q\t, q\b, q\c",
+            r"veor q\u, q\f, q\g",
+            r"vshl.i32 q\b, q\t, #12",
+            r"vshl.i32 q\f, q\u, #12",
+            r"vsri.32 q\b, q\t, #20",
+            r"vsri.32 q\f, q\u, #20",
+            r"vadd.i32 q\a, q\a, q\b",
+            r"vadd.i32 q\e, q\e, q\f",
+            r"veor q\t, q\d, q\a",
+            r"veor q\u, q\h, q\e",
+            r"vshl.i32 q\d, q\t, #8",
+            r"vshl.i32 q\h, q\u, #8",
+            r"vsri.32 q\d, q\t, #24",
+            r"vsri.32 q\h, q\u, #24",
+            r"vadd.i32 q\c, q\c, q\d",
+            r"vadd.i32 q\g, q\g, q\h",
+            r"veor q\t, q\b, q\c",
+            r"veor q\u, q\f, q\g",
+            r"vshl.i32 q\b, q\t, #7",
+            r"vshl.i32 q\f, q\u, #7",
+            r"vsri.32 q\b, q\t, #25",
+            r"vsri.32 q\f, q\u, #25",
+            ".endm",
+            // Diagonals to columns: word i of a takes word i + 3, of c i + 1, of d
+            // i + 2 (mod 4); `n` = 1, 3 undoes it with the rotations of a and c swapped.
+            r".macro rows_shift a, c, d, n, m",
+            r"vext.32 q\a, q\a, q\a, #\n",
+            r"vext.32 q\c, q\c, q\c, #\m",
+            r"vext.32 q\d, q\d, q\d, #2",
+            ".endm",
+            piece_macro!(),
+            // ---- the input rows, kept in q10–q14 for the final addition
+            "vld1.32 {{d20-d23}}, [{frame}]!",
+            "vld1.32 {{d24-d25}}, [{frame}]!",
+            "vld1.32 {{d26-d29}}, [{frame}]!",
+            "vmov q0, q10",
+            "vmov q1, q11",
+            "vmov q2, q12",
+            "vmov q3, q13",
+            "cmp {len}, #64",
+            "bhi 5f",
+            // ---- one block
+            "1:",
+            "rows_round 0, 1, 2, 3, 8",
+            "rows_shift 0, 2, 3, 3, 1",
+            "rows_round 0, 1, 2, 3, 8",
+            "rows_shift 0, 2, 3, 1, 3",
+            "subs {rounds}, {rounds}, #1",
+            "bne 1b",
+            "b 6f",
+            // ---- two blocks
+            "5:",
+            "vmov q4, q10",
+            "vmov q5, q11",
+            "vmov q6, q12",
+            "vmov q7, q14",
+            "7:",
+            "rows_round2 0, 1, 2, 3, 8, 4, 5, 6, 7, 9",
+            "rows_shift 0, 2, 3, 3, 1",
+            "rows_shift 4, 6, 7, 3, 1",
+            "rows_round2 0, 1, 2, 3, 8, 4, 5, 6, 7, 9",
+            "rows_shift 0, 2, 3, 1, 3",
+            "rows_shift 4, 6, 7, 1, 3",
+            "subs {rounds}, {rounds}, #1",
+            "bne 7b",
+            "vadd.i32 q4, q4, q10",
+            "vadd.i32 q5, q5, q11",
+            "vadd.i32 q6, q6, q12",
+            "vadd.i32 q7, q7, q14",
+            "6:",
+            "vadd.i32 q0, q0, q10",
+            "vadd.i32 q1, q1, q11",
+            "vadd.i32 q2, q2, q12",
+            "vadd.i32 q3, q3, q13",
+            // ---- the rows are the message's 16-byte pieces in order ({frame} is now
+            // frame + 80; the parking slot is at + 160)
+            "add {t2}, {frame}, #80",
+            "piece 0, 0, 1, 0, 8, 16, 17",
+            "piece 1, 2, 3, 16, 9, 18, 19",
+            "piece 2, 4, 5, 32, 8, 16, 17",
+            "piece 3, 6, 7, 48, 9, 18, 19",
+            "piece 4, 8, 9, 64, 8, 16, 17",
+            "piece 5, 10, 11, 80, 9, 18, 19",
+            "piece 6, 12, 13, 96, 8, 16, 17",
+            "piece 7, 14, 15, 112, 9, 18, 19",
+            partial_piece!(),
+            ".purgem rows_round",
+            ".purgem rows_round2",
+            ".purgem rows_shift",
             frame = inout(reg) frame.0.as_mut_ptr() => _,
             rounds = inout(reg) double_rounds => _,
             input = in(reg) input,
