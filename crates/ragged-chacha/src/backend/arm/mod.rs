@@ -75,8 +75,7 @@ pub(crate) unsafe fn neon(
         return;
     }
     let w = &state.words;
-    let mut frame = Frame([0; 44]);
-    frame.0[..12].copy_from_slice(&w[..12]);
+    let mut frame = Frame::new(w);
     let rounds = state.double_rounds;
     debug_assert!(rounds >= 1);
     // SAFETY: the CPU has NEON (caller). Every kernel call gets its own range of the
@@ -112,17 +111,16 @@ pub(crate) unsafe fn neon(
                 batch4(&mut frame, i, o, rest, rounds);
             }
         }
-        // The frame held the key words and keystream.
-        core::ptr::write_volatile(&mut frame, Frame([0; 44]));
     }
-    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    // The frame held the key words and keystream.
+    frame.wipe();
 }
 
 /// [`batch4`]'s words 20 and 21: state words 14 and 15.
 #[inline(always)]
 fn set_columns_tail(frame: &mut Frame, w: &[u32; 16]) {
-    frame.0[20] = w[14];
-    frame.0[21] = w[15];
+    frame.input[20] = w[14];
+    frame.input[21] = w[15];
 }
 
 /// [`batch4`]'s words 12..20 for blocks `counter .. counter + 4`: word 12 of each
@@ -132,8 +130,8 @@ fn set_columns_tail(frame: &mut Frame, w: &[u32; 16]) {
 fn set_columns(frame: &mut Frame, word13: u32, counter: u64) {
     for i in 0..4 {
         let block = counter.wrapping_add(i as u64);
-        frame.0[12 + i] = block as u32;
-        frame.0[16 + i] = word13.wrapping_add((block >> 32) as u32);
+        frame.input[12 + i] = block as u32;
+        frame.input[16 + i] = word13.wrapping_add((block >> 32) as u32);
     }
 }
 
@@ -144,9 +142,9 @@ fn set_rows(frame: &mut Frame, w: &[u32; 16], counter: u64) {
     for i in 0..2 {
         let block = counter.wrapping_add(i as u64);
         let row = 12 + 4 * i;
-        frame.0[row] = block as u32;
-        frame.0[row + 1] = w[13].wrapping_add((block >> 32) as u32);
-        frame.0[row + 2] = w[14];
-        frame.0[row + 3] = w[15];
+        frame.input[row] = block as u32;
+        frame.input[row + 1] = w[13].wrapping_add((block >> 32) as u32);
+        frame.input[row + 2] = w[14];
+        frame.input[row + 3] = w[15];
     }
 }

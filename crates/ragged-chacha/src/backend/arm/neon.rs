@@ -22,6 +22,7 @@
 //! in `output` and are rewritten unchanged.
 
 use core::arch::asm;
+use core::mem::MaybeUninit;
 
 /// Loaded at offset `rem`, a `vtbl` pattern moving bytes `0..rem` of a vector to its
 /// top `rem` positions; the other indices are out of range (≥ 16), which `vtbl` turns
@@ -109,9 +110,50 @@ macro_rules! partial_piece {
 /// | 32..40 | spill slot for x10, x11 |
 /// | 40..44 | the keystream of the partial 16-byte piece, if any |
 ///
-/// Holds key material: the caller wipes it.
+/// Words 0..24 are `input`; words 24..44 are `slots`, which the kernels write before
+/// they read them, so they start uninitialised (no zeroing per call). Holds key
+/// material: [`Frame::wipe`] it.
 #[repr(C, align(16))]
-pub(crate) struct Frame(pub(crate) [u32; 44]);
+pub(crate) struct Frame {
+    /// Words 0..24: what the kernel reads.
+    pub(crate) input: [u32; 24],
+    /// Words 24..44: the spill slots and the parked partial piece.
+    slots: MaybeUninit<[u32; 20]>,
+}
+
+impl Frame {
+    /// A frame whose input words 0..12 are `words[..12]` and the others 0.
+    #[inline(always)]
+    pub(crate) fn new(words: &[u32; 16]) -> Self {
+        let w = words;
+        Frame {
+            input: [
+                w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0,
+            ],
+            slots: MaybeUninit::uninit(),
+        }
+    }
+
+    /// The start of the 44 words, for the kernels.
+    #[inline(always)]
+    fn as_mut_ptr(&mut self) -> *mut u32 {
+        (self as *mut Frame).cast()
+    }
+
+    /// Overwrites all 44 words with zeros in a way the optimizer keeps (word by word:
+    /// a volatile store of a whole array becomes a memset and a memcpy call).
+    #[inline(always)]
+    pub(crate) fn wipe(&mut self) {
+        let words = self.as_mut_ptr();
+        for i in 0..44 {
+            // SAFETY: `Frame` is 44 aligned words (`repr(C)`, no padding: 96 + 80
+            // bytes), exclusively borrowed; writing initialises any slot word.
+            unsafe { core::ptr::write_volatile(words.add(i), 0) };
+        }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
+}
 
 /// Four ChaCha blocks (`frame` words 0..22: the input of blocks `counter..counter + 4`)
 /// XORed into `len` bytes.
@@ -328,7 +370,7 @@ pub(crate) unsafe fn batch4(
             partial_piece!(),
             ".purgem chacha_round",
             ".purgem transpose",
-            frame = inout(reg) frame.0.as_mut_ptr() => _,
+            frame = inout(reg) frame.as_mut_ptr() => _,
             rounds = inout(reg) double_rounds => _,
             input = in(reg) input,
             output = in(reg) output,
@@ -492,7 +534,7 @@ pub(crate) unsafe fn batch_rows(
             ".purgem rows_round",
             ".purgem rows_round2",
             ".purgem rows_shift",
-            frame = inout(reg) frame.0.as_mut_ptr() => _,
+            frame = inout(reg) frame.as_mut_ptr() => _,
             rounds = inout(reg) double_rounds => _,
             input = in(reg) input,
             output = in(reg) output,
