@@ -32,7 +32,7 @@ pub(crate) fn hwcap() -> u32 {
     match HWCAP.load(Ordering::Relaxed) {
         0 => {
             // SAFETY: `getauxval` only reads the process's auxiliary vector.
-            let word = unsafe { libc::getauxval(libc::AT_HWCAP) } as u32 & !READ;
+            let word = unsafe { libc::getauxval(libc::AT_HWCAP) } & !READ;
             HWCAP.store(word | READ, Ordering::Relaxed);
             word
         }
