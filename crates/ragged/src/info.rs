@@ -113,6 +113,16 @@ fn features() -> Vec<&'static str> {
             seen.push("neon");
         }
     }
+    #[cfg(all(target_arch = "arm", target_os = "linux"))]
+    {
+        // std has no stable NEON check for 32-bit Arm: HWCAP_NEON (bit 12) of AT_HWCAP,
+        // the word ragged-chacha's detection reads too.
+        // SAFETY: `getauxval` only reads the process's auxiliary vector.
+        let hwcap = unsafe { libc::getauxval(libc::AT_HWCAP) };
+        if hwcap & (1 << 12) != 0 {
+            seen.push("neon");
+        }
+    }
     if seen.is_empty() {
         seen.push("(none detected)");
     }

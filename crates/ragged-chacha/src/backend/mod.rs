@@ -2,6 +2,8 @@
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 mod aarch64;
+#[cfg(all(target_arch = "arm", target_endian = "little"))]
+mod arm;
 pub(crate) mod generic;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
@@ -62,7 +64,8 @@ pub enum Backend {
     Avx2,
     /// x86-64 AVX-512 F/BW/VL, 16 blocks per batch with masked tails.
     Avx512,
-    /// aarch64 NEON, 4 blocks per batch with `tbl` tails.
+    /// NEON, 4 blocks per batch with byte-table tails: aarch64 (intrinsics, `tbl`) and
+    /// 32-bit Arm (`asm!`, `vtbl`; detected from `AT_HWCAP`).
     Neon,
 }
 
@@ -77,7 +80,10 @@ const ALL: &[Backend] = &[
     Backend::Avx2,
     #[cfg(target_arch = "x86_64")]
     Backend::Avx512,
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    #[cfg(any(
+        all(target_arch = "aarch64", target_endian = "little"),
+        all(target_arch = "arm", target_endian = "little")
+    ))]
     Backend::Neon,
 ];
 
@@ -101,12 +107,33 @@ impl Backend {
     pub fn detect() -> Backend {
         match DETECTED.load(Ordering::Relaxed) {
             0 => {
-                let best = Backend::available().last().unwrap_or(Backend::Portable);
+                let best = Backend::fastest(Backend::is_available);
                 let index = ALL.iter().position(|b| *b == best).unwrap_or(0);
                 DETECTED.store(index as u8 + 1, Ordering::Relaxed);
                 best
             }
             n => ALL[usize::from(n) - 1],
+        }
+    }
+
+    /// The last (fastest) backend in `ALL` for which `has` holds; portable if none.
+    fn fastest(has: impl Fn(Backend) -> bool) -> Backend {
+        ALL.iter()
+            .copied()
+            .filter(|b| has(*b))
+            .last()
+            .unwrap_or(Backend::Portable)
+    }
+
+    /// Whether a 32-bit Arm CPU whose `AT_HWCAP` word is `hwcap` can run the backend:
+    /// [`Backend::is_available`] with the word as a parameter, so tests can give it
+    /// words of CPUs without NEON.
+    #[cfg(all(target_arch = "arm", target_endian = "little"))]
+    fn runs_with_hwcap(self, hwcap: u32) -> bool {
+        match self {
+            Backend::Portable => true,
+            Backend::Neon => arm::neon_in_hwcap(hwcap),
+            _ => false,
         }
     }
 
@@ -126,6 +153,8 @@ impl Backend {
             Backend::Avx512 => cpu_has!("avx512f") && cpu_has!("avx512bw") && cpu_has!("avx512vl"),
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Backend::Neon => cpu_has!("neon"),
+            #[cfg(all(target_arch = "arm", target_endian = "little"))]
+            Backend::Neon => self.runs_with_hwcap(arm::hwcap()),
             #[allow(unreachable_patterns)]
             _ => false,
         }
@@ -176,6 +205,8 @@ impl Backend {
                 Backend::Avx512 => x86_64::avx512(state, counter, input, output, len),
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                 Backend::Neon => aarch64::neon(state, counter, input, output, len),
+                #[cfg(all(target_arch = "arm", target_endian = "little"))]
+                Backend::Neon => arm::neon(state, counter, input, output, len),
                 _ => portable::xor_keystream(state, counter, input, output, len),
             }
         }
@@ -183,8 +214,9 @@ impl Backend {
 
     /// The AEAD's seal: keystream block 0 to `mac.key`, blocks 1.. XORed into the
     /// `len` bytes, and the whole 16-byte blocks of the ciphertext to `mac.absorb`
-    /// (see [`generic::seal`]). The x86-64 and NEON backends do it in one pass; the
-    /// portable one in two (the key block, then the message, then the MAC).
+    /// (see [`generic::seal`]). The x86-64 and aarch64 NEON backends do it in one pass;
+    /// the portable and 32-bit Arm NEON ones in two (the key block, then the message,
+    /// then the MAC).
     ///
     /// # Safety
     /// As for [`Backend::xor_keystream`] with the message at block 1:
@@ -268,5 +300,43 @@ impl Backend {
                 }
             }
         }
+    }
+}
+
+#[cfg(all(test, target_arch = "arm", target_endian = "little"))]
+mod arm_detection {
+    use super::{Backend, arm};
+
+    #[test]
+    fn detection_follows_the_hwcap_neon_bit() {
+        // A CPU without NEON (every other bit set, so only bit 12 matters): portable.
+        let without = !arm::HWCAP_NEON;
+        assert_eq!(
+            Backend::fastest(|b| b.runs_with_hwcap(0)),
+            Backend::Portable
+        );
+        assert_eq!(
+            Backend::fastest(|b| b.runs_with_hwcap(without)),
+            Backend::Portable
+        );
+        assert!(!Backend::Neon.runs_with_hwcap(without));
+        // With NEON: the NEON backend.
+        let with = arm::HWCAP_NEON;
+        assert_eq!(Backend::fastest(|b| b.runs_with_hwcap(with)), Backend::Neon);
+        assert_eq!(
+            Backend::fastest(|b| b.runs_with_hwcap(u32::MAX >> 1)),
+            Backend::Neon
+        );
+    }
+
+    #[test]
+    #[cfg(all(feature = "std", target_os = "linux"))]
+    fn this_cpu_reports_neon() {
+        // The tests run under QEMU (and on armv7 hardware) with NEON; its hwcap word is
+        // what `detect` reads, and it must say NEON, or the NEON tests run nothing.
+        let word = arm::hwcap();
+        assert!(arm::neon_in_hwcap(word), "AT_HWCAP {word:#x} lacks NEON");
+        assert_eq!(Backend::detect(), Backend::Neon);
+        assert!(Backend::available().any(|b| b == Backend::Neon));
     }
 }
