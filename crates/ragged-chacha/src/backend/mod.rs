@@ -245,16 +245,26 @@ impl Backend {
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                 Backend::Neon => aarch64::neon_seal(state, input, output, len, mac),
                 _ => {
-                    let mut key = [0u8; 64];
-                    let kp = key.as_mut_ptr();
-                    self.xor_keystream(state, 0, kp, kp, 64);
-                    mac.key(&key);
-                    generic::wipe(&mut key);
+                    self.key_mac(state, mac);
                     self.xor_keystream(state, 1, input, output, len);
                     mac.absorb(core::slice::from_raw_parts(output, len & !15));
                 }
             }
         }
+    }
+
+    /// Keystream block 0, as a batch of its own, to `mac.key`: the two-pass AEAD's
+    /// first step.
+    ///
+    /// # Safety
+    /// As for [`Backend::xor_keystream`].
+    unsafe fn key_mac<A: generic::Absorb>(self, state: &State, mac: &mut A) {
+        let mut key = [0u8; 64];
+        let kp = key.as_mut_ptr();
+        // SAFETY: the 64-byte buffer is ours; the CPU condition is the caller's.
+        unsafe { self.xor_keystream(state, 0, kp, kp, 64) };
+        mac.key(&key);
+        generic::wipe(&mut key);
     }
 
     /// The AEAD's open: the Poly1305 key (keystream block 0) to `mac.key`, the whole
@@ -290,11 +300,7 @@ impl Backend {
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                 Backend::Neon => aarch64::neon_open(state, input, output, len, mac),
                 _ => {
-                    let mut key = [0u8; 64];
-                    let kp = key.as_mut_ptr();
-                    self.xor_keystream(state, 0, kp, kp, 64);
-                    mac.key(&key);
-                    generic::wipe(&mut key);
+                    self.key_mac(state, mac);
                     mac.absorb(core::slice::from_raw_parts(input, len & !15));
                     self.xor_keystream(state, 1, input, output, len);
                 }
