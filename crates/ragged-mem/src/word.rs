@@ -291,21 +291,44 @@ pub unsafe fn memset<O: ByteOrder>(dst: *mut u8, byte: u8, n: usize) {
 
 /// Word loop for a word-aligned source and destination, lowest address first.
 ///
-/// The loop steps two pointers and compares one of them with its end (three
-/// instructions of overhead per four words on riscv64, where an index would cost
-/// address additions too).
+/// Eight words a step, then four, two and one as the count's bits say. The loop steps
+/// two pointers and compares one of them with its end (three instructions of overhead
+/// per eight words on riscv64, where an index would cost address additions too).
 ///
 /// # Safety
 /// Both pointers aligned, `words` words valid at each; overlap only with `dst <= src`.
 #[inline(always)]
 unsafe fn aligned_forward<O: ByteOrder>(dst: *mut usize, src: *const usize, words: usize) {
     let (mut d, mut s) = (dst, src);
-    let quads_end = dst.wrapping_add(words & !3);
-    while d != quads_end {
-        // SAFETY: `d` is below `quads_end`, a multiple of four words into the
-        // destination, so words `d .. d + 4` and the matching `s .. s + 4` are inside
-        // both buffers. All four are loaded before any is stored, so a destination just
-        // below the source is fine.
+    let octets_end = dst.wrapping_add(words & !7);
+    while d != octets_end {
+        // SAFETY: `d` is below `octets_end`, a multiple of eight words into the
+        // destination, so words `d .. d + 8` and the matching `s .. s + 8` are inside
+        // both buffers. All eight are loaded before any is stored, so a destination
+        // just below the source is fine.
+        unsafe {
+            let w0 = O::load_word(s);
+            let w1 = O::load_word(s.add(1));
+            let w2 = O::load_word(s.add(2));
+            let w3 = O::load_word(s.add(3));
+            let w4 = O::load_word(s.add(4));
+            let w5 = O::load_word(s.add(5));
+            let w6 = O::load_word(s.add(6));
+            let w7 = O::load_word(s.add(7));
+            O::store_word(d, w0);
+            O::store_word(d.add(1), w1);
+            O::store_word(d.add(2), w2);
+            O::store_word(d.add(3), w3);
+            O::store_word(d.add(4), w4);
+            O::store_word(d.add(5), w5);
+            O::store_word(d.add(6), w6);
+            O::store_word(d.add(7), w7);
+            d = d.add(8);
+            s = s.add(8);
+        }
+    }
+    if words & 4 != 0 {
+        // SAFETY: at least four words remain; all four are loaded before any store.
         unsafe {
             let a = O::load_word(s);
             let b = O::load_word(s.add(1));
@@ -345,11 +368,34 @@ unsafe fn aligned_forward<O: ByteOrder>(dst: *mut usize, src: *const usize, word
 #[inline(always)]
 unsafe fn aligned_backward<O: ByteOrder>(dst_end: *mut usize, src_end: *const usize, words: usize) {
     let (mut d, mut s) = (dst_end, src_end);
-    let quads_end = dst_end.wrapping_sub(words & !3);
-    while d != quads_end {
-        // SAFETY: `d` is above `quads_end`, a multiple of four words below the
-        // destination's end, so the four words below `d` and below the matching `s`
-        // are inside both buffers; all four are loaded before any is stored.
+    let octets_end = dst_end.wrapping_sub(words & !7);
+    while d != octets_end {
+        // SAFETY: `d` is above `octets_end`, a multiple of eight words below the
+        // destination's end, so the eight words below `d` and below the matching `s`
+        // are inside both buffers; all eight are loaded before any is stored.
+        unsafe {
+            let w1 = O::load_word(s.sub(1));
+            let w2 = O::load_word(s.sub(2));
+            let w3 = O::load_word(s.sub(3));
+            let w4 = O::load_word(s.sub(4));
+            let w5 = O::load_word(s.sub(5));
+            let w6 = O::load_word(s.sub(6));
+            let w7 = O::load_word(s.sub(7));
+            let w8 = O::load_word(s.sub(8));
+            O::store_word(d.sub(1), w1);
+            O::store_word(d.sub(2), w2);
+            O::store_word(d.sub(3), w3);
+            O::store_word(d.sub(4), w4);
+            O::store_word(d.sub(5), w5);
+            O::store_word(d.sub(6), w6);
+            O::store_word(d.sub(7), w7);
+            O::store_word(d.sub(8), w8);
+            d = d.sub(8);
+            s = s.sub(8);
+        }
+    }
+    if words & 4 != 0 {
+        // SAFETY: at least four words remain; all four are loaded before any store.
         unsafe {
             let a = O::load_word(s.sub(1));
             let b = O::load_word(s.sub(2));
@@ -481,7 +527,8 @@ unsafe fn partial_low<O: ByteOrder>(word: *const usize, len: usize) -> usize {
 /// the source that starts `off` bytes into the aligned word `src_word`.
 ///
 /// Each source word is loaded once and kept in a register for the next merge; the
-/// loop steps two pointers and compares one with its end.
+/// loop does eight words a step (then four, two and one as the count's bits say),
+/// stepping two pointers and comparing one with its end.
 ///
 /// # Safety
 /// `dst` aligned and valid for `words` words; `src_word` aligned; the source bytes
@@ -502,12 +549,37 @@ unsafe fn merge_forward<O: ByteOrder>(
     let mut prev = unsafe { partial_high::<O>(src_word, off) };
     let whole = words - 1;
     let (mut d, mut s) = (dst, src_word.wrapping_add(1));
-    let quads_end = dst.wrapping_add(whole & !3);
-    while d != quads_end {
-        // SAFETY: `d` is below `quads_end`: destination words `d .. d + 4` are among
-        // the first `whole`, so valid, and source words `s .. s + 4` (`s` is always
+    let octets_end = dst.wrapping_add(whole & !7);
+    while d != octets_end {
+        // SAFETY: `d` is below `octets_end`: destination words `d .. d + 8` are among
+        // the first `whole`, so valid, and source words `s .. s + 8` (`s` is always
         // `d - dst + 1` words into the source) are below word `words`, so whole.
-        // Loading all four first keeps a destination just below the source correct.
+        // Loading all eight first keeps a destination just below the source correct.
+        unsafe {
+            let w0 = O::load_word(s);
+            let w1 = O::load_word(s.add(1));
+            let w2 = O::load_word(s.add(2));
+            let w3 = O::load_word(s.add(3));
+            let w4 = O::load_word(s.add(4));
+            let w5 = O::load_word(s.add(5));
+            let w6 = O::load_word(s.add(6));
+            let w7 = O::load_word(s.add(7));
+            O::store_word(d, merge::<O>(prev, w0, off));
+            O::store_word(d.add(1), merge::<O>(w0, w1, off));
+            O::store_word(d.add(2), merge::<O>(w1, w2, off));
+            O::store_word(d.add(3), merge::<O>(w2, w3, off));
+            O::store_word(d.add(4), merge::<O>(w3, w4, off));
+            O::store_word(d.add(5), merge::<O>(w4, w5, off));
+            O::store_word(d.add(6), merge::<O>(w5, w6, off));
+            O::store_word(d.add(7), merge::<O>(w6, w7, off));
+            prev = w7;
+            d = d.add(8);
+            s = s.add(8);
+        }
+    }
+    if whole & 4 != 0 {
+        // SAFETY: four of the `whole` destination words remain; their source words are
+        // below word `words`, so whole.
         unsafe {
             let a = O::load_word(s);
             let b = O::load_word(s.add(1));
@@ -576,12 +648,37 @@ unsafe fn merge_backward<O: ByteOrder>(
     let mut next = unsafe { partial_low::<O>(src_word, off) };
     let whole = words - 1;
     let (mut d, mut s) = (dst_end, src_word);
-    let quads_end = dst_end.wrapping_sub(whole & !3);
-    while d != quads_end {
-        // SAFETY: `d` is above `quads_end`: the four destination words below `d` are
-        // among the top `whole`, so valid, and the four source words below `s` (`s` is
-        // always as many words below `src_word` as `d` is below `dst_end`) are above
-        // word `-words`, so whole; loads before stores.
+    let octets_end = dst_end.wrapping_sub(whole & !7);
+    while d != octets_end {
+        // SAFETY: `d` is above `octets_end`: the eight destination words below `d` are
+        // among the top `whole`, so valid, and the eight source words below `s` (`s`
+        // is always as many words below `src_word` as `d` is below `dst_end`) are
+        // above word `-words`, so whole; loads before stores.
+        unsafe {
+            let w1 = O::load_word(s.sub(1));
+            let w2 = O::load_word(s.sub(2));
+            let w3 = O::load_word(s.sub(3));
+            let w4 = O::load_word(s.sub(4));
+            let w5 = O::load_word(s.sub(5));
+            let w6 = O::load_word(s.sub(6));
+            let w7 = O::load_word(s.sub(7));
+            let w8 = O::load_word(s.sub(8));
+            O::store_word(d.sub(1), merge::<O>(w1, next, off));
+            O::store_word(d.sub(2), merge::<O>(w2, w1, off));
+            O::store_word(d.sub(3), merge::<O>(w3, w2, off));
+            O::store_word(d.sub(4), merge::<O>(w4, w3, off));
+            O::store_word(d.sub(5), merge::<O>(w5, w4, off));
+            O::store_word(d.sub(6), merge::<O>(w6, w5, off));
+            O::store_word(d.sub(7), merge::<O>(w7, w6, off));
+            O::store_word(d.sub(8), merge::<O>(w8, w7, off));
+            next = w8;
+            d = d.sub(8);
+            s = s.sub(8);
+        }
+    }
+    if whole & 4 != 0 {
+        // SAFETY: four of the top `whole` destination words remain; their source
+        // words are above word `-words`, so whole; loads before stores.
         unsafe {
             let a = O::load_word(s.sub(1));
             let b = O::load_word(s.sub(2));
