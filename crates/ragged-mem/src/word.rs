@@ -166,16 +166,37 @@ pub unsafe fn copy_forward<O: ByteOrder>(dst: *mut u8, src: *const u8, n: usize)
     let rest = n - head;
     let words = rest / WORD;
     let off = s.addr() & (WORD - 1);
-    if off == 0 {
-        // SAFETY: `d` and `s` are word aligned and `words * WORD <= rest` bytes remain
-        // in both buffers.
-        unsafe { aligned_forward::<O>(d.cast(), s.cast(), words) };
-    } else {
-        // SAFETY: `d` is word aligned, `words >= 1` (rest > WORD because n >= 2 * WORD
-        // and head < WORD), `s - off` is the aligned word holding `s`, and
-        // `merge_forward` reads only bytes from `s` to `s + words * WORD`.
-        unsafe { merge_forward::<O>(d.cast(), s.wrapping_sub(off).cast(), off, words) };
+    if off != 0 {
+        // SAFETY: `d` is word aligned and `s` is not; `rest > WORD` (n >= 2 * WORD and
+        // head < WORD) bytes remain in both buffers; `dst <= src` if they overlap.
+        unsafe { mismatched_forward::<O>(d, s, rest) };
+        return;
     }
+    // SAFETY: `d` and `s` are word aligned and `words * WORD <= rest` bytes remain in
+    // both buffers.
+    unsafe { aligned_forward::<O>(d.cast(), s.cast(), words) };
+    let done = words * WORD;
+    // SAFETY: `done + (rest % WORD) == rest`: the tail lies inside both buffers.
+    unsafe { bytes_forward::<O>(d.add(done), s.add(done), rest % WORD) };
+}
+
+/// The rest of a forward copy whose source is not word aligned once the destination
+/// is: the shift-merge loop, then the last `< WORD` bytes.
+///
+/// Out of line, so that the co-aligned path (and every copy inlined into a caller)
+/// does not pay for saving the registers the merge loop needs.
+///
+/// # Safety
+/// `d` word aligned, `s` not; `rest > WORD` bytes valid at each; overlap only with
+/// `d <= s`.
+#[inline(never)]
+unsafe fn mismatched_forward<O: ByteOrder>(d: *mut u8, s: *const u8, rest: usize) {
+    let words = rest / WORD;
+    let off = s.addr() & (WORD - 1);
+    // SAFETY: `d` is word aligned, `words >= 1` (rest > WORD), `s - off` is the aligned
+    // word holding `s`, and `merge_forward` reads only bytes from `s` to
+    // `s + words * WORD`.
+    unsafe { merge_forward::<O>(d.cast(), s.wrapping_sub(off).cast(), off, words) };
     let done = words * WORD;
     // SAFETY: `done + (rest % WORD) == rest`: the tail lies inside both buffers.
     unsafe { bytes_forward::<O>(d.add(done), s.add(done), rest % WORD) };
@@ -204,18 +225,36 @@ pub unsafe fn copy_backward<O: ByteOrder>(dst: *mut u8, src: *const u8, n: usize
     let rest = n - tail;
     let words = rest / WORD;
     let off = se.addr() & (WORD - 1);
-    if off == 0 {
-        // SAFETY: `de` and `se` are word aligned and `words * WORD <= rest` bytes lie
-        // below them in both buffers.
-        unsafe { aligned_backward::<O>(de.cast(), se.cast(), words) };
-    } else {
-        // SAFETY: `de` is word aligned, `words >= 1`, `se - off` is the aligned word
-        // holding the byte at `se`, and `merge_backward` reads only the bytes from
-        // `se - words * WORD` to `se`.
-        unsafe { merge_backward::<O>(de.cast(), se.wrapping_sub(off).cast(), off, words) };
+    if off != 0 {
+        // SAFETY: `de` is word aligned and `se` is not; `rest > WORD` bytes lie below
+        // them in both buffers; `dst >= src` if they overlap.
+        unsafe { mismatched_backward::<O>(de, se, rest) };
+        return;
     }
+    // SAFETY: `de` and `se` are word aligned and `words * WORD <= rest` bytes lie below
+    // them in both buffers.
+    unsafe { aligned_backward::<O>(de.cast(), se.cast(), words) };
     // SAFETY: the lowest `rest % WORD` bytes of both buffers.
     unsafe { bytes_backward::<O>(dst, src, rest % WORD) };
+}
+
+/// The rest of a backward copy whose source end is not word aligned once the
+/// destination end is: the mirror of [`mismatched_forward`].
+///
+/// # Safety
+/// `de` word aligned, `se` not; `rest > WORD` bytes valid below each; overlap only
+/// with `de >= se`.
+#[inline(never)]
+unsafe fn mismatched_backward<O: ByteOrder>(de: *mut u8, se: *const u8, rest: usize) {
+    let words = rest / WORD;
+    let off = se.addr() & (WORD - 1);
+    // SAFETY: `de` is word aligned, `words >= 1`, `se - off` is the aligned word
+    // holding the byte at `se`, and `merge_backward` reads only the bytes from
+    // `se - words * WORD` to `se`.
+    unsafe { merge_backward::<O>(de.cast(), se.wrapping_sub(off).cast(), off, words) };
+    // SAFETY: the lowest `rest % WORD` bytes of both buffers lie `rest` bytes below
+    // the ends.
+    unsafe { bytes_backward::<O>(de.sub(rest), se.sub(rest), rest % WORD) };
 }
 
 /// Copies `n` bytes from `src` to `dst`, which may overlap in any way.
