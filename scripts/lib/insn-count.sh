@@ -54,6 +54,7 @@ insn_run() {
     wait "$awk_pid" || rc=$?
     rm -f "$cross_root$fifo"
     if [ "$rc" != 0 ]; then
+        rm -f "$counts" "$out.cells"
         echo "the traced run of $prog failed (status $rc)" >&2
         exit 1
     fi
@@ -67,8 +68,9 @@ insn_run() {
             }
         }
         END { if ((getline c < counts) > 0) { print "too many counts" > "/dev/stderr"; exit 1 } }
-    ' "$out.cells" >"$out"
+    ' "$out.cells" >"$out" || rc=$?
     rm -f "$counts" "$out.cells"
+    [ "$rc" = 0 ] || exit 1
 }
 
 # insn_check_same A B: the two runs' counts must be identical.
