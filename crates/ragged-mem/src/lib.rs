@@ -39,6 +39,8 @@
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod aarch64;
+#[doc(hidden)]
+pub mod baseline;
 #[cfg(feature = "c-symbols")]
 mod c_symbols;
 mod error;

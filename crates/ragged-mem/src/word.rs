@@ -166,16 +166,37 @@ pub unsafe fn copy_forward<O: ByteOrder>(dst: *mut u8, src: *const u8, n: usize)
     let rest = n - head;
     let words = rest / WORD;
     let off = s.addr() & (WORD - 1);
-    if off == 0 {
-        // SAFETY: `d` and `s` are word aligned and `words * WORD <= rest` bytes remain
-        // in both buffers.
-        unsafe { aligned_forward::<O>(d.cast(), s.cast(), words) };
-    } else {
-        // SAFETY: `d` is word aligned, `words >= 1` (rest > WORD because n >= 2 * WORD
-        // and head < WORD), `s - off` is the aligned word holding `s`, and
-        // `merge_forward` reads only bytes from `s` to `s + words * WORD`.
-        unsafe { merge_forward::<O>(d.cast(), s.wrapping_sub(off).cast(), off, words) };
+    if off != 0 {
+        // SAFETY: `d` is word aligned and `s` is not; `rest > WORD` (n >= 2 * WORD and
+        // head < WORD) bytes remain in both buffers; `dst <= src` if they overlap.
+        unsafe { mismatched_forward::<O>(d, s, rest) };
+        return;
     }
+    // SAFETY: `d` and `s` are word aligned and `words * WORD <= rest` bytes remain in
+    // both buffers.
+    unsafe { aligned_forward::<O>(d.cast(), s.cast(), words) };
+    let done = words * WORD;
+    // SAFETY: `done + (rest % WORD) == rest`: the tail lies inside both buffers.
+    unsafe { bytes_forward::<O>(d.add(done), s.add(done), rest % WORD) };
+}
+
+/// The rest of a forward copy whose source is not word aligned once the destination
+/// is: the shift-merge loop, then the last `< WORD` bytes.
+///
+/// Out of line, so that the co-aligned path (and every copy inlined into a caller)
+/// does not pay for saving the registers the merge loop needs.
+///
+/// # Safety
+/// `d` word aligned, `s` not; `rest > WORD` bytes valid at each; overlap only with
+/// `d <= s`.
+#[inline(never)]
+unsafe fn mismatched_forward<O: ByteOrder>(d: *mut u8, s: *const u8, rest: usize) {
+    let words = rest / WORD;
+    let off = s.addr() & (WORD - 1);
+    // SAFETY: `d` is word aligned, `words >= 1` (rest > WORD), `s - off` is the aligned
+    // word holding `s`, and `merge_forward` reads only bytes from `s` to
+    // `s + words * WORD`.
+    unsafe { merge_forward::<O>(d.cast(), s.wrapping_sub(off).cast(), off, words) };
     let done = words * WORD;
     // SAFETY: `done + (rest % WORD) == rest`: the tail lies inside both buffers.
     unsafe { bytes_forward::<O>(d.add(done), s.add(done), rest % WORD) };
@@ -204,18 +225,36 @@ pub unsafe fn copy_backward<O: ByteOrder>(dst: *mut u8, src: *const u8, n: usize
     let rest = n - tail;
     let words = rest / WORD;
     let off = se.addr() & (WORD - 1);
-    if off == 0 {
-        // SAFETY: `de` and `se` are word aligned and `words * WORD <= rest` bytes lie
-        // below them in both buffers.
-        unsafe { aligned_backward::<O>(de.cast(), se.cast(), words) };
-    } else {
-        // SAFETY: `de` is word aligned, `words >= 1`, `se - off` is the aligned word
-        // holding the byte at `se`, and `merge_backward` reads only the bytes from
-        // `se - words * WORD` to `se`.
-        unsafe { merge_backward::<O>(de.cast(), se.wrapping_sub(off).cast(), off, words) };
+    if off != 0 {
+        // SAFETY: `de` is word aligned and `se` is not; `rest > WORD` bytes lie below
+        // them in both buffers; `dst >= src` if they overlap.
+        unsafe { mismatched_backward::<O>(de, se, rest) };
+        return;
     }
+    // SAFETY: `de` and `se` are word aligned and `words * WORD <= rest` bytes lie below
+    // them in both buffers.
+    unsafe { aligned_backward::<O>(de.cast(), se.cast(), words) };
     // SAFETY: the lowest `rest % WORD` bytes of both buffers.
     unsafe { bytes_backward::<O>(dst, src, rest % WORD) };
+}
+
+/// The rest of a backward copy whose source end is not word aligned once the
+/// destination end is: the mirror of [`mismatched_forward`].
+///
+/// # Safety
+/// `de` word aligned, `se` not; `rest > WORD` bytes valid below each; overlap only
+/// with `de >= se`.
+#[inline(never)]
+unsafe fn mismatched_backward<O: ByteOrder>(de: *mut u8, se: *const u8, rest: usize) {
+    let words = rest / WORD;
+    let off = se.addr() & (WORD - 1);
+    // SAFETY: `de` is word aligned, `words >= 1`, `se - off` is the aligned word
+    // holding the byte at `se`, and `merge_backward` reads only the bytes from
+    // `se - words * WORD` to `se`.
+    unsafe { merge_backward::<O>(de.cast(), se.wrapping_sub(off).cast(), off, words) };
+    // SAFETY: the lowest `rest % WORD` bytes of both buffers lie `rest` bytes below
+    // the ends.
+    unsafe { bytes_backward::<O>(de.sub(rest), se.sub(rest), rest % WORD) };
 }
 
 /// Copies `n` bytes from `src` to `dst`, which may overlap in any way.
@@ -291,80 +330,138 @@ pub unsafe fn memset<O: ByteOrder>(dst: *mut u8, byte: u8, n: usize) {
 
 /// Word loop for a word-aligned source and destination, lowest address first.
 ///
+/// Eight words a step, then four, two and one as the count's bits say. The loop steps
+/// two pointers and compares one of them with its end (three instructions of overhead
+/// per eight words on riscv64, where an index would cost address additions too).
+///
 /// # Safety
 /// Both pointers aligned, `words` words valid at each; overlap only with `dst <= src`.
 #[inline(always)]
 unsafe fn aligned_forward<O: ByteOrder>(dst: *mut usize, src: *const usize, words: usize) {
-    let mut i = 0;
-    while words - i >= 4 {
-        // SAFETY: words `i .. i + 4` are inside both buffers. All four are loaded
-        // before any is stored, so a destination just below the source is fine.
+    let (mut d, mut s) = (dst, src);
+    let octets_end = dst.wrapping_add(words & !7);
+    while d != octets_end {
+        // SAFETY: `d` is below `octets_end`, a multiple of eight words into the
+        // destination, so words `d .. d + 8` and the matching `s .. s + 8` are inside
+        // both buffers. All eight are loaded before any is stored, so a destination
+        // just below the source is fine.
         unsafe {
-            let a = O::load_word(src.add(i));
-            let b = O::load_word(src.add(i + 1));
-            let c = O::load_word(src.add(i + 2));
-            let e = O::load_word(src.add(i + 3));
-            O::store_word(dst.add(i), a);
-            O::store_word(dst.add(i + 1), b);
-            O::store_word(dst.add(i + 2), c);
-            O::store_word(dst.add(i + 3), e);
+            let w0 = O::load_word(s);
+            let w1 = O::load_word(s.add(1));
+            let w2 = O::load_word(s.add(2));
+            let w3 = O::load_word(s.add(3));
+            let w4 = O::load_word(s.add(4));
+            let w5 = O::load_word(s.add(5));
+            let w6 = O::load_word(s.add(6));
+            let w7 = O::load_word(s.add(7));
+            O::store_word(d, w0);
+            O::store_word(d.add(1), w1);
+            O::store_word(d.add(2), w2);
+            O::store_word(d.add(3), w3);
+            O::store_word(d.add(4), w4);
+            O::store_word(d.add(5), w5);
+            O::store_word(d.add(6), w6);
+            O::store_word(d.add(7), w7);
+            d = d.add(8);
+            s = s.add(8);
         }
-        i += 4;
     }
-    let left = words - i;
-    if left & 2 != 0 {
+    if words & 4 != 0 {
+        // SAFETY: at least four words remain; all four are loaded before any store.
+        unsafe {
+            let a = O::load_word(s);
+            let b = O::load_word(s.add(1));
+            let c = O::load_word(s.add(2));
+            let e = O::load_word(s.add(3));
+            O::store_word(d, a);
+            O::store_word(d.add(1), b);
+            O::store_word(d.add(2), c);
+            O::store_word(d.add(3), e);
+            d = d.add(4);
+            s = s.add(4);
+        }
+    }
+    if words & 2 != 0 {
         // SAFETY: at least two words remain.
         unsafe {
-            let a = O::load_word(src.add(i));
-            let b = O::load_word(src.add(i + 1));
-            O::store_word(dst.add(i), a);
-            O::store_word(dst.add(i + 1), b);
+            let a = O::load_word(s);
+            let b = O::load_word(s.add(1));
+            O::store_word(d, a);
+            O::store_word(d.add(1), b);
+            d = d.add(2);
+            s = s.add(2);
         }
-        i += 2;
     }
-    if left & 1 != 0 {
+    if words & 1 != 0 {
         // SAFETY: one word remains.
-        unsafe { O::store_word(dst.add(i), O::load_word(src.add(i))) };
+        unsafe { O::store_word(d, O::load_word(s)) };
     }
 }
 
-/// Word loop for word-aligned end pointers, highest address first.
+/// Word loop for word-aligned end pointers, highest address first: the mirror of
+/// [`aligned_forward`].
 ///
 /// # Safety
 /// Both end pointers aligned, `words` words valid below each; overlap only with
 /// `dst >= src`.
 #[inline(always)]
 unsafe fn aligned_backward<O: ByteOrder>(dst_end: *mut usize, src_end: *const usize, words: usize) {
-    let mut i = 0;
-    while words - i >= 4 {
-        // SAFETY: words `i + 1 ..= i + 4` below the ends are inside both buffers; all
-        // four are loaded before any is stored.
+    let (mut d, mut s) = (dst_end, src_end);
+    let octets_end = dst_end.wrapping_sub(words & !7);
+    while d != octets_end {
+        // SAFETY: `d` is above `octets_end`, a multiple of eight words below the
+        // destination's end, so the eight words below `d` and below the matching `s`
+        // are inside both buffers; all eight are loaded before any is stored.
         unsafe {
-            let a = O::load_word(src_end.sub(i + 1));
-            let b = O::load_word(src_end.sub(i + 2));
-            let c = O::load_word(src_end.sub(i + 3));
-            let e = O::load_word(src_end.sub(i + 4));
-            O::store_word(dst_end.sub(i + 1), a);
-            O::store_word(dst_end.sub(i + 2), b);
-            O::store_word(dst_end.sub(i + 3), c);
-            O::store_word(dst_end.sub(i + 4), e);
+            let w1 = O::load_word(s.sub(1));
+            let w2 = O::load_word(s.sub(2));
+            let w3 = O::load_word(s.sub(3));
+            let w4 = O::load_word(s.sub(4));
+            let w5 = O::load_word(s.sub(5));
+            let w6 = O::load_word(s.sub(6));
+            let w7 = O::load_word(s.sub(7));
+            let w8 = O::load_word(s.sub(8));
+            O::store_word(d.sub(1), w1);
+            O::store_word(d.sub(2), w2);
+            O::store_word(d.sub(3), w3);
+            O::store_word(d.sub(4), w4);
+            O::store_word(d.sub(5), w5);
+            O::store_word(d.sub(6), w6);
+            O::store_word(d.sub(7), w7);
+            O::store_word(d.sub(8), w8);
+            d = d.sub(8);
+            s = s.sub(8);
         }
-        i += 4;
     }
-    let left = words - i;
-    if left & 2 != 0 {
+    if words & 4 != 0 {
+        // SAFETY: at least four words remain; all four are loaded before any store.
+        unsafe {
+            let a = O::load_word(s.sub(1));
+            let b = O::load_word(s.sub(2));
+            let c = O::load_word(s.sub(3));
+            let e = O::load_word(s.sub(4));
+            O::store_word(d.sub(1), a);
+            O::store_word(d.sub(2), b);
+            O::store_word(d.sub(3), c);
+            O::store_word(d.sub(4), e);
+            d = d.sub(4);
+            s = s.sub(4);
+        }
+    }
+    if words & 2 != 0 {
         // SAFETY: at least two words remain.
         unsafe {
-            let a = O::load_word(src_end.sub(i + 1));
-            let b = O::load_word(src_end.sub(i + 2));
-            O::store_word(dst_end.sub(i + 1), a);
-            O::store_word(dst_end.sub(i + 2), b);
+            let a = O::load_word(s.sub(1));
+            let b = O::load_word(s.sub(2));
+            O::store_word(d.sub(1), a);
+            O::store_word(d.sub(2), b);
+            d = d.sub(2);
+            s = s.sub(2);
         }
-        i += 2;
     }
-    if left & 1 != 0 {
+    if words & 1 != 0 {
         // SAFETY: one word remains.
-        unsafe { O::store_word(dst_end.sub(i + 1), O::load_word(src_end.sub(i + 1))) };
+        unsafe { O::store_word(d.sub(1), O::load_word(s.sub(1))) };
     }
 }
 
@@ -468,6 +565,10 @@ unsafe fn partial_low<O: ByteOrder>(word: *const usize, len: usize) -> usize {
 /// The shift-merge loop, lowest address first: `words` aligned destination words from
 /// the source that starts `off` bytes into the aligned word `src_word`.
 ///
+/// Each source word is loaded once and kept in a register for the next merge; the
+/// loop does eight words a step (then four, two and one as the count's bits say),
+/// stepping two pointers and comparing one with its end.
+///
 /// # Safety
 /// `dst` aligned and valid for `words` words; `src_word` aligned; the source bytes
 /// `src_word + off .. src_word + off + words * WORD` readable; `0 < off < WORD`;
@@ -481,45 +582,90 @@ unsafe fn merge_forward<O: ByteOrder>(
 ) {
     // Source word `k` is `src_word + k`. Word 0 and word `words` stick out of the
     // buffer at the bottom and top; words `1 .. words` lie wholly inside it.
+    // Destination word `k` merges source words `k` and `k + 1`: the first `words - 1`
+    // of them take their upper half from a whole word, the last from word `words`.
     // SAFETY: bytes `off .. WORD` of word 0 are the first source bytes.
     let mut prev = unsafe { partial_high::<O>(src_word, off) };
-    let mut i = 0;
-    while i + 4 < words {
-        // SAFETY: source words `i + 1 ..= i + 4` are below word `words`, so whole;
-        // destination words `i .. i + 4` are below `words`. Loading all four first
-        // keeps a destination just below the source correct.
+    let whole = words - 1;
+    let (mut d, mut s) = (dst, src_word.wrapping_add(1));
+    let octets_end = dst.wrapping_add(whole & !7);
+    while d != octets_end {
+        // SAFETY: `d` is below `octets_end`: destination words `d .. d + 8` are among
+        // the first `whole`, so valid, and source words `s .. s + 8` (`s` is always
+        // `d - dst + 1` words into the source) are below word `words`, so whole.
+        // Loading all eight first keeps a destination just below the source correct.
         unsafe {
-            let a = O::load_word(src_word.wrapping_add(i + 1));
-            let b = O::load_word(src_word.wrapping_add(i + 2));
-            let c = O::load_word(src_word.wrapping_add(i + 3));
-            let e = O::load_word(src_word.wrapping_add(i + 4));
-            O::store_word(dst.add(i), merge::<O>(prev, a, off));
-            O::store_word(dst.add(i + 1), merge::<O>(a, b, off));
-            O::store_word(dst.add(i + 2), merge::<O>(b, c, off));
-            O::store_word(dst.add(i + 3), merge::<O>(c, e, off));
-            prev = e;
+            let w0 = O::load_word(s);
+            let w1 = O::load_word(s.add(1));
+            let w2 = O::load_word(s.add(2));
+            let w3 = O::load_word(s.add(3));
+            let w4 = O::load_word(s.add(4));
+            let w5 = O::load_word(s.add(5));
+            let w6 = O::load_word(s.add(6));
+            let w7 = O::load_word(s.add(7));
+            O::store_word(d, merge::<O>(prev, w0, off));
+            O::store_word(d.add(1), merge::<O>(w0, w1, off));
+            O::store_word(d.add(2), merge::<O>(w1, w2, off));
+            O::store_word(d.add(3), merge::<O>(w2, w3, off));
+            O::store_word(d.add(4), merge::<O>(w3, w4, off));
+            O::store_word(d.add(5), merge::<O>(w4, w5, off));
+            O::store_word(d.add(6), merge::<O>(w5, w6, off));
+            O::store_word(d.add(7), merge::<O>(w6, w7, off));
+            prev = w7;
+            d = d.add(8);
+            s = s.add(8);
         }
-        i += 4;
     }
-    while i + 1 < words {
-        // SAFETY: source word `i + 1 < words` is whole; destination word `i` valid.
+    if whole & 4 != 0 {
+        // SAFETY: four of the `whole` destination words remain; their source words are
+        // below word `words`, so whole.
         unsafe {
-            let a = O::load_word(src_word.wrapping_add(i + 1));
-            O::store_word(dst.add(i), merge::<O>(prev, a, off));
-            prev = a;
+            let a = O::load_word(s);
+            let b = O::load_word(s.add(1));
+            let c = O::load_word(s.add(2));
+            let e = O::load_word(s.add(3));
+            O::store_word(d, merge::<O>(prev, a, off));
+            O::store_word(d.add(1), merge::<O>(a, b, off));
+            O::store_word(d.add(2), merge::<O>(b, c, off));
+            O::store_word(d.add(3), merge::<O>(c, e, off));
+            prev = e;
+            d = d.add(4);
+            s = s.add(4);
         }
-        i += 1;
+    }
+    if whole & 2 != 0 {
+        // SAFETY: two of the `whole` destination words remain; their source words are
+        // below word `words`, so whole.
+        unsafe {
+            let a = O::load_word(s);
+            let b = O::load_word(s.add(1));
+            O::store_word(d, merge::<O>(prev, a, off));
+            O::store_word(d.add(1), merge::<O>(a, b, off));
+            prev = b;
+            d = d.add(2);
+            s = s.add(2);
+        }
+    }
+    if whole & 1 != 0 {
+        // SAFETY: one of the `whole` destination words remains; its source word is
+        // below word `words`, so whole.
+        unsafe {
+            let a = O::load_word(s);
+            O::store_word(d, merge::<O>(prev, a, off));
+            prev = a;
+            d = d.add(1);
+        }
     }
     // SAFETY: bytes `0 .. off` of word `words` are the last source bytes this loop
     // needs (`src_word + off + words * WORD` is the end of what it reads).
     let last = unsafe { partial_low::<O>(src_word.wrapping_add(words), off) };
-    // SAFETY: destination word `words - 1` is valid.
-    unsafe { O::store_word(dst.add(words - 1), merge::<O>(prev, last, off)) };
+    // SAFETY: `d` is destination word `words - 1`, which is valid.
+    unsafe { O::store_word(d, merge::<O>(prev, last, off)) };
 }
 
 /// The shift-merge loop, highest address first: `words` aligned destination words
 /// ending at `dst_end`, from the source that ends `off` bytes into the aligned word
-/// `src_word`.
+/// `src_word`. The mirror of [`merge_forward`].
 ///
 /// # Safety
 /// `dst_end` aligned with `words` valid words below it; `src_word` aligned; the source
@@ -534,38 +680,85 @@ unsafe fn merge_backward<O: ByteOrder>(
 ) {
     // Source word `-k` is `src_word - k`; word 0 sticks out at the top and word
     // `-words` at the bottom; words `-(words - 1) ..= -1` lie wholly inside.
+    // Destination word `-k` (counting down from `dst_end`) merges source words `-k`
+    // and `-(k - 1)`: the top `words - 1` take their lower half from a whole word, the
+    // bottom one from word `-words`.
     // SAFETY: bytes `0 .. off` of word 0 are the last source bytes.
     let mut next = unsafe { partial_low::<O>(src_word, off) };
-    let mut i = 0;
-    while i + 4 < words {
-        // SAFETY: source words `-(i + 1) ..= -(i + 4)` are above word `-words`, so
-        // whole; destination words likewise valid; loads before stores.
+    let whole = words - 1;
+    let (mut d, mut s) = (dst_end, src_word);
+    let octets_end = dst_end.wrapping_sub(whole & !7);
+    while d != octets_end {
+        // SAFETY: `d` is above `octets_end`: the eight destination words below `d` are
+        // among the top `whole`, so valid, and the eight source words below `s` (`s`
+        // is always as many words below `src_word` as `d` is below `dst_end`) are
+        // above word `-words`, so whole; loads before stores.
         unsafe {
-            let a = O::load_word(src_word.wrapping_sub(i + 1));
-            let b = O::load_word(src_word.wrapping_sub(i + 2));
-            let c = O::load_word(src_word.wrapping_sub(i + 3));
-            let e = O::load_word(src_word.wrapping_sub(i + 4));
-            O::store_word(dst_end.sub(i + 1), merge::<O>(a, next, off));
-            O::store_word(dst_end.sub(i + 2), merge::<O>(b, a, off));
-            O::store_word(dst_end.sub(i + 3), merge::<O>(c, b, off));
-            O::store_word(dst_end.sub(i + 4), merge::<O>(e, c, off));
-            next = e;
+            let w1 = O::load_word(s.sub(1));
+            let w2 = O::load_word(s.sub(2));
+            let w3 = O::load_word(s.sub(3));
+            let w4 = O::load_word(s.sub(4));
+            let w5 = O::load_word(s.sub(5));
+            let w6 = O::load_word(s.sub(6));
+            let w7 = O::load_word(s.sub(7));
+            let w8 = O::load_word(s.sub(8));
+            O::store_word(d.sub(1), merge::<O>(w1, next, off));
+            O::store_word(d.sub(2), merge::<O>(w2, w1, off));
+            O::store_word(d.sub(3), merge::<O>(w3, w2, off));
+            O::store_word(d.sub(4), merge::<O>(w4, w3, off));
+            O::store_word(d.sub(5), merge::<O>(w5, w4, off));
+            O::store_word(d.sub(6), merge::<O>(w6, w5, off));
+            O::store_word(d.sub(7), merge::<O>(w7, w6, off));
+            O::store_word(d.sub(8), merge::<O>(w8, w7, off));
+            next = w8;
+            d = d.sub(8);
+            s = s.sub(8);
         }
-        i += 4;
     }
-    while i + 1 < words {
-        // SAFETY: source word `-(i + 1)` is above `-words`, so whole.
+    if whole & 4 != 0 {
+        // SAFETY: four of the top `whole` destination words remain; their source
+        // words are above word `-words`, so whole; loads before stores.
         unsafe {
-            let a = O::load_word(src_word.wrapping_sub(i + 1));
-            O::store_word(dst_end.sub(i + 1), merge::<O>(a, next, off));
-            next = a;
+            let a = O::load_word(s.sub(1));
+            let b = O::load_word(s.sub(2));
+            let c = O::load_word(s.sub(3));
+            let e = O::load_word(s.sub(4));
+            O::store_word(d.sub(1), merge::<O>(a, next, off));
+            O::store_word(d.sub(2), merge::<O>(b, a, off));
+            O::store_word(d.sub(3), merge::<O>(c, b, off));
+            O::store_word(d.sub(4), merge::<O>(e, c, off));
+            next = e;
+            d = d.sub(4);
+            s = s.sub(4);
         }
-        i += 1;
+    }
+    if whole & 2 != 0 {
+        // SAFETY: two of the top `whole` destination words remain; their source words
+        // are above word `-words`, so whole.
+        unsafe {
+            let a = O::load_word(s.sub(1));
+            let b = O::load_word(s.sub(2));
+            O::store_word(d.sub(1), merge::<O>(a, next, off));
+            O::store_word(d.sub(2), merge::<O>(b, a, off));
+            next = b;
+            d = d.sub(2);
+            s = s.sub(2);
+        }
+    }
+    if whole & 1 != 0 {
+        // SAFETY: one of the top `whole` destination words remains; its source word is
+        // above word `-words`, so whole.
+        unsafe {
+            let a = O::load_word(s.sub(1));
+            O::store_word(d.sub(1), merge::<O>(a, next, off));
+            next = a;
+            d = d.sub(1);
+        }
     }
     // SAFETY: bytes `off .. WORD` of word `-words` are the first source bytes needed.
     let first = unsafe { partial_high::<O>(src_word.wrapping_sub(words), off) };
-    // SAFETY: destination word `-words` is valid.
-    unsafe { O::store_word(dst_end.sub(words), merge::<O>(first, next, off)) };
+    // SAFETY: `d - 1` is destination word `-words`, which is valid.
+    unsafe { O::store_word(d.sub(1), merge::<O>(first, next, off)) };
 }
 
 /// Copies `K` bytes one at a time, lowest first.

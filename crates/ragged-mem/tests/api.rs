@@ -144,3 +144,23 @@ fn raw_functions_accept_zero_lengths_with_dangling_pointers() {
         ragged_mem::memset(p, 0, 0);
     }
 }
+
+#[test]
+fn baseline_copies_copy_every_length_and_offset() {
+    // The yardsticks of `ragged speed memcpy` and the instruction counts must copy too.
+    let src: Vec<u8> = (0..200u32).map(|i| (i * 7 + 3) as u8).collect();
+    for n in 0..=100 {
+        for so in 0..16 {
+            for dof in 0..16 {
+                let mut a = vec![0u8; 140];
+                let mut b = vec![0u8; 140];
+                ragged_mem::baseline::coaligned_only(&mut a[dof..dof + n], &src[so..so + n]);
+                ragged_mem::baseline::bytewise(&mut b[dof..dof + n], &src[so..so + n]);
+                let mut want = vec![0u8; 140];
+                want[dof..dof + n].copy_from_slice(&src[so..so + n]);
+                assert_eq!(a, want, "coaligned_only n {n} src +{so} dst +{dof}");
+                assert_eq!(b, want, "bytewise n {n} src +{so} dst +{dof}");
+            }
+        }
+    }
+}

@@ -18,7 +18,6 @@
 use std::cell::RefCell;
 use std::hint::black_box;
 use std::marker::PhantomData;
-use std::ptr;
 use std::rc::Rc;
 
 use ragged_mem::strategy::Kernel;
@@ -107,54 +106,21 @@ impl Copier for Glibc {
 }
 
 /// Words only when source and destination are co-aligned (mod the word size), bytes
-/// otherwise: the technique the shift-merge replaces. Volatile accesses keep the
-/// compiler from turning either loop into a `memcpy` call or vectorising it.
+/// otherwise: the technique the shift-merge replaces ([`ragged_mem::baseline`], with
+/// volatile accesses, so the compiler can neither turn either loop into a `memcpy`
+/// call nor vectorise it).
 struct CoalignedOnly;
-
-const WORD: usize = size_of::<usize>();
 
 impl Copier for CoalignedOnly {
     const NAME: &'static str = "coaligned-only";
     const ROLE: Role = Role::Peer;
     #[inline(always)]
     fn copy(dst: &mut [u8], src: &[u8]) {
-        assert_eq!(dst.len(), src.len());
-        let n = src.len();
-        let (d, s) = (dst.as_mut_ptr(), src.as_ptr());
-        if n < 2 * WORD || !(d as usize ^ s as usize).is_multiple_of(WORD) {
-            return copy_bytes(dst, src);
-        }
-        // Bytes up to the first aligned destination word (fewer than `WORD` < n).
-        let head = (WORD - d as usize % WORD) % WORD;
-        copy_bytes(&mut dst[..head], &src[..head]);
-        let mut i = head;
-        // SAFETY (all word accesses below): `i + k * WORD <= n` for every word touched,
-        // so each lies inside both slices; `d + i` is word aligned (the head aligned
-        // it, and `i` grows by whole words) and `s + i` too, as `s ≡ d (mod WORD)`.
-        while i + 4 * WORD <= n {
-            for k in 0..4 {
-                let at = i + k * WORD;
-                // SAFETY: see above.
-                unsafe {
-                    let w = ptr::read_volatile(s.add(at).cast::<usize>());
-                    ptr::write_volatile(d.add(at).cast::<usize>(), w);
-                }
-            }
-            i += 4 * WORD;
-        }
-        while i + WORD <= n {
-            // SAFETY: see above.
-            unsafe {
-                let w = ptr::read_volatile(s.add(i).cast::<usize>());
-                ptr::write_volatile(d.add(i).cast::<usize>(), w);
-            }
-            i += WORD;
-        }
-        copy_bytes(&mut dst[i..], &src[i..]);
+        ragged_mem::baseline::coaligned_only(dst, src);
     }
 }
 
-/// One byte at a time.
+/// One byte at a time, with volatile loads and stores ([`ragged_mem::baseline`]).
 struct Bytewise;
 
 impl Copier for Bytewise {
@@ -162,18 +128,7 @@ impl Copier for Bytewise {
     const ROLE: Role = Role::Peer;
     #[inline(always)]
     fn copy(dst: &mut [u8], src: &[u8]) {
-        assert_eq!(dst.len(), src.len());
-        copy_bytes(dst, src);
-    }
-}
-
-/// A byte loop with volatile loads and stores, which the compiler can neither turn
-/// into a `memcpy` call nor widen.
-#[inline(always)]
-fn copy_bytes(dst: &mut [u8], src: &[u8]) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        // SAFETY: both come from live references, so they are valid and aligned.
-        unsafe { ptr::write_volatile(d, ptr::read_volatile(s)) }
+        ragged_mem::baseline::bytewise(dst, src);
     }
 }
 
