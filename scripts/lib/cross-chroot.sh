@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The Debian 13 ("trixie") chroot that the scripts running ragged under QEMU user-mode
-# share (scripts/cross-test, scripts/riscv-insn-count, scripts/aarch64-insn-count).
+# share (scripts/cross-test, scripts/riscv-insn-count, scripts/chacha-insn-count).
 # Sourced, not run. The sourcing script sets `set -euo pipefail` and calls
 #
 #   cross_chroot_enter NAME     # NAME prefixes error messages

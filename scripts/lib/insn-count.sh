@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154 # the cross_* variables come from lib/cross-chroot.sh
 # Counting executed instructions of a program under QEMU user-mode, for
-# scripts/riscv-insn-count and scripts/aarch64-insn-count. Sourced after
+# scripts/riscv-insn-count and scripts/chacha-insn-count. Sourced after
 # lib/cross-chroot.sh and cross_chroot_enter.
 #
 # The method: QEMU 10's `-one-insn-per-tb` makes every translation block one guest

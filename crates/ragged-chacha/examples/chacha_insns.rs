@@ -1,4 +1,4 @@
-//! The ChaCha20 messages whose executed instructions `scripts/aarch64-insn-count`
+//! The ChaCha20 messages whose executed instructions `scripts/chacha-insn-count`
 //! counts under QEMU.
 //!
 //! Every measured message sits between a call of [`ragged_insn_begin`] and one of
