@@ -589,72 +589,35 @@ unsafe fn merge_forward<O: ByteOrder>(
     let whole = words - 1;
     let (mut d, mut s) = (dst, src_word.wrapping_add(1));
     let octets_end = dst.wrapping_add(whole & !7);
+    // SAFETY (every step): destination words `d ..` of the step are among the first
+    // `whole` (the loop stops at a multiple of eight, the smaller steps follow the
+    // remaining count's bits), so valid, and their source words (`s` is always
+    // `d - dst + 1` words into the source) are below word `words`, so whole.
     while d != octets_end {
-        // SAFETY: `d` is below `octets_end`: destination words `d .. d + 8` are among
-        // the first `whole`, so valid, and source words `s .. s + 8` (`s` is always
-        // `d - dst + 1` words into the source) are below word `words`, so whole.
-        // Loading all eight first keeps a destination just below the source correct.
+        // SAFETY: 8 words of the count remain in both buffers (see above).
         unsafe {
-            let w0 = O::load_word(s);
-            let w1 = O::load_word(s.add(1));
-            let w2 = O::load_word(s.add(2));
-            let w3 = O::load_word(s.add(3));
-            let w4 = O::load_word(s.add(4));
-            let w5 = O::load_word(s.add(5));
-            let w6 = O::load_word(s.add(6));
-            let w7 = O::load_word(s.add(7));
-            O::store_word(d, merge::<O>(prev, w0, off));
-            O::store_word(d.add(1), merge::<O>(w0, w1, off));
-            O::store_word(d.add(2), merge::<O>(w1, w2, off));
-            O::store_word(d.add(3), merge::<O>(w2, w3, off));
-            O::store_word(d.add(4), merge::<O>(w3, w4, off));
-            O::store_word(d.add(5), merge::<O>(w4, w5, off));
-            O::store_word(d.add(6), merge::<O>(w5, w6, off));
-            O::store_word(d.add(7), merge::<O>(w6, w7, off));
-            prev = w7;
-            d = d.add(8);
-            s = s.add(8);
+            prev = merge_up::<O, 8>(d, s, prev, off);
+            (d, s) = (d.add(8), s.add(8));
         }
     }
     if whole & 4 != 0 {
-        // SAFETY: four of the `whole` destination words remain; their source words are
-        // below word `words`, so whole.
+        // SAFETY: 4 words of the count remain in both buffers (see above).
         unsafe {
-            let a = O::load_word(s);
-            let b = O::load_word(s.add(1));
-            let c = O::load_word(s.add(2));
-            let e = O::load_word(s.add(3));
-            O::store_word(d, merge::<O>(prev, a, off));
-            O::store_word(d.add(1), merge::<O>(a, b, off));
-            O::store_word(d.add(2), merge::<O>(b, c, off));
-            O::store_word(d.add(3), merge::<O>(c, e, off));
-            prev = e;
-            d = d.add(4);
-            s = s.add(4);
+            prev = merge_up::<O, 4>(d, s, prev, off);
+            (d, s) = (d.add(4), s.add(4));
         }
     }
     if whole & 2 != 0 {
-        // SAFETY: two of the `whole` destination words remain; their source words are
-        // below word `words`, so whole.
+        // SAFETY: 2 words of the count remain in both buffers (see above).
         unsafe {
-            let a = O::load_word(s);
-            let b = O::load_word(s.add(1));
-            O::store_word(d, merge::<O>(prev, a, off));
-            O::store_word(d.add(1), merge::<O>(a, b, off));
-            prev = b;
-            d = d.add(2);
-            s = s.add(2);
+            prev = merge_up::<O, 2>(d, s, prev, off);
+            (d, s) = (d.add(2), s.add(2));
         }
     }
     if whole & 1 != 0 {
-        // SAFETY: one of the `whole` destination words remains; its source word is
-        // below word `words`, so whole.
-        unsafe {
-            let a = O::load_word(s);
-            O::store_word(d, merge::<O>(prev, a, off));
-            prev = a;
-            d = d.add(1);
-        }
+        // SAFETY: 1 word of the count remains in both buffers (see above).
+        prev = unsafe { merge_up::<O, 1>(d, s, prev, off) };
+        d = d.wrapping_add(1);
     }
     // SAFETY: bytes `0 .. off` of word `words` are the last source bytes this loop
     // needs (`src_word + off + words * WORD` is the end of what it reads).
@@ -688,77 +651,95 @@ unsafe fn merge_backward<O: ByteOrder>(
     let whole = words - 1;
     let (mut d, mut s) = (dst_end, src_word);
     let octets_end = dst_end.wrapping_sub(whole & !7);
+    // SAFETY (every step): the step's destination words below `d` are among the top
+    // `whole`, so valid, and the source words below `s` (`s` is always as many words
+    // below `src_word` as `d` is below `dst_end`) are above word `-words`, so whole.
     while d != octets_end {
-        // SAFETY: `d` is above `octets_end`: the eight destination words below `d` are
-        // among the top `whole`, so valid, and the eight source words below `s` (`s`
-        // is always as many words below `src_word` as `d` is below `dst_end`) are
-        // above word `-words`, so whole; loads before stores.
+        // SAFETY: 8 words of the count remain in both buffers (see above).
         unsafe {
-            let w1 = O::load_word(s.sub(1));
-            let w2 = O::load_word(s.sub(2));
-            let w3 = O::load_word(s.sub(3));
-            let w4 = O::load_word(s.sub(4));
-            let w5 = O::load_word(s.sub(5));
-            let w6 = O::load_word(s.sub(6));
-            let w7 = O::load_word(s.sub(7));
-            let w8 = O::load_word(s.sub(8));
-            O::store_word(d.sub(1), merge::<O>(w1, next, off));
-            O::store_word(d.sub(2), merge::<O>(w2, w1, off));
-            O::store_word(d.sub(3), merge::<O>(w3, w2, off));
-            O::store_word(d.sub(4), merge::<O>(w4, w3, off));
-            O::store_word(d.sub(5), merge::<O>(w5, w4, off));
-            O::store_word(d.sub(6), merge::<O>(w6, w5, off));
-            O::store_word(d.sub(7), merge::<O>(w7, w6, off));
-            O::store_word(d.sub(8), merge::<O>(w8, w7, off));
-            next = w8;
-            d = d.sub(8);
-            s = s.sub(8);
+            next = merge_down::<O, 8>(d, s, next, off);
+            (d, s) = (d.sub(8), s.sub(8));
         }
     }
     if whole & 4 != 0 {
-        // SAFETY: four of the top `whole` destination words remain; their source
-        // words are above word `-words`, so whole; loads before stores.
+        // SAFETY: 4 words of the count remain in both buffers (see above).
         unsafe {
-            let a = O::load_word(s.sub(1));
-            let b = O::load_word(s.sub(2));
-            let c = O::load_word(s.sub(3));
-            let e = O::load_word(s.sub(4));
-            O::store_word(d.sub(1), merge::<O>(a, next, off));
-            O::store_word(d.sub(2), merge::<O>(b, a, off));
-            O::store_word(d.sub(3), merge::<O>(c, b, off));
-            O::store_word(d.sub(4), merge::<O>(e, c, off));
-            next = e;
-            d = d.sub(4);
-            s = s.sub(4);
+            next = merge_down::<O, 4>(d, s, next, off);
+            (d, s) = (d.sub(4), s.sub(4));
         }
     }
     if whole & 2 != 0 {
-        // SAFETY: two of the top `whole` destination words remain; their source words
-        // are above word `-words`, so whole.
+        // SAFETY: 2 words of the count remain in both buffers (see above).
         unsafe {
-            let a = O::load_word(s.sub(1));
-            let b = O::load_word(s.sub(2));
-            O::store_word(d.sub(1), merge::<O>(a, next, off));
-            O::store_word(d.sub(2), merge::<O>(b, a, off));
-            next = b;
-            d = d.sub(2);
-            s = s.sub(2);
+            next = merge_down::<O, 2>(d, s, next, off);
+            (d, s) = (d.sub(2), s.sub(2));
         }
     }
     if whole & 1 != 0 {
-        // SAFETY: one of the top `whole` destination words remains; its source word is
-        // above word `-words`, so whole.
-        unsafe {
-            let a = O::load_word(s.sub(1));
-            O::store_word(d.sub(1), merge::<O>(a, next, off));
-            next = a;
-            d = d.sub(1);
-        }
+        // SAFETY: 1 word of the count remains in both buffers (see above).
+        next = unsafe { merge_down::<O, 1>(d, s, next, off) };
+        d = d.wrapping_sub(1);
     }
     // SAFETY: bytes `off .. WORD` of word `-words` are the first source bytes needed.
     let first = unsafe { partial_high::<O>(src_word.wrapping_sub(words), off) };
     // SAFETY: `d - 1` is destination word `-words`, which is valid.
     unsafe { O::store_word(d.sub(1), merge::<O>(first, next, off)) };
+}
+
+/// One step of the forward shift-merge: loads the `N` whole source words from `s`,
+/// then stores `N` destination words from `d`, each merging a word with the one after
+/// it (`prev`, the word below `s`, first). Returns the last word loaded: the next
+/// step's `prev`.
+///
+/// # Safety
+/// `N` aligned words valid at each pointer.
+#[inline(always)]
+unsafe fn merge_up<O: ByteOrder, const N: usize>(
+    d: *mut usize,
+    s: *const usize,
+    prev: usize,
+    off: usize,
+) -> usize {
+    let mut w = [0usize; N];
+    let mut lo = prev;
+    // SAFETY: the caller's `N` valid words at each pointer; loads before stores.
+    unsafe {
+        for (i, w) in w.iter_mut().enumerate() {
+            *w = O::load_word(s.add(i));
+        }
+        for (i, &hi) in w.iter().enumerate() {
+            O::store_word(d.add(i), merge::<O>(lo, hi, off));
+            lo = hi;
+        }
+    }
+    lo
+}
+
+/// One step of the backward shift-merge: the mirror of [`merge_up`], below `s` and
+/// `d`, with `next` the word at `s`. Returns the lowest word loaded.
+///
+/// # Safety
+/// `N` aligned words valid below each pointer.
+#[inline(always)]
+unsafe fn merge_down<O: ByteOrder, const N: usize>(
+    d: *mut usize,
+    s: *const usize,
+    next: usize,
+    off: usize,
+) -> usize {
+    let mut w = [0usize; N];
+    let mut hi = next;
+    // SAFETY: the caller's `N` valid words below each pointer; loads before stores.
+    unsafe {
+        for (i, w) in w.iter_mut().enumerate() {
+            *w = O::load_word(s.sub(i + 1));
+        }
+        for (i, &lo) in w.iter().enumerate() {
+            O::store_word(d.sub(i + 1), merge::<O>(lo, hi, off));
+            hi = lo;
+        }
+    }
+    hi
 }
 
 /// Copies `K` bytes one at a time, lowest first.
