@@ -653,31 +653,17 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
         one_batch::<W, H, _>(state, 0, input, output, first, 0, &mut KeyBlock(&mut key));
         mac.key(&key);
         wipe(&mut key);
-        let (mut done, mut counter, mut absorbed) = (first, 1 + (first / 64) as u64, 0);
-        if !W::INTERLEAVE_MAC && done < len {
-            xor_keystream_rows::<W, W, W, H>(
-                state,
-                counter,
-                input.add(done),
-                output.add(done),
-                len - done,
-            );
-            done = len;
+        let counter = 1 + (first / 64) as u64;
+        if !W::INTERLEAVE_MAC {
+            if first < len {
+                let (i, o) = (input.add(first), output.add(first));
+                xor_keystream_rows::<W, W, W, H>(state, counter, i, o, len - first);
+            }
+            mac.absorb(core::slice::from_raw_parts(output, len & !15));
+            return;
         }
-        // Batches, each absorbing the ciphertext of the one before it between its
-        // double rounds: the remainder as a row-form batch where it fits.
-        let wide = 64 * W::BLOCKS;
-        while done < len {
-            let this = wide.min(len - done);
-            let pending = output.add(absorbed);
-            let mut between =
-                AbsorbBetween::new(mac, pending, done - absorbed, state.double_rounds);
-            let (i, o) = (input.add(done), output.add(done));
-            one_batch::<W, H, _>(state, counter, i, o, this, done, &mut between);
-            absorbed = done;
-            done += this;
-            counter = counter.wrapping_add(W::BLOCKS as u64);
-        }
+        let absorbed =
+            interleaved_batches::<W, H, A, true>(state, input, output, len, first, counter, mac);
         mac.absorb(core::slice::from_raw_parts(
             output.add(absorbed),
             (len & !15) - absorbed,
@@ -722,17 +708,7 @@ pub(crate) unsafe fn open<W: Lanes, H: Rows, A: Absorb>(
             rows_batch::<H, 1>(state, 0, kp, kp, 64, 0, &mut ());
             mac.key(&key);
             wipe(&mut key);
-            let wide = 64 * W::BLOCKS;
-            let (mut done, mut counter) = (0, 1u64);
-            while done < len {
-                let this = wide.min(len - done);
-                let (i, o) = (input.add(done), output.add(done));
-                let own = this.min(whole - done);
-                let mut between = AbsorbBetween::new(mac, i, own, state.double_rounds);
-                one_batch::<W, H, _>(state, counter, i, o, this, done, &mut between);
-                done += this;
-                counter = counter.wrapping_add(W::BLOCKS as u64);
-            }
+            interleaved_batches::<W, H, A, false>(state, input, output, len, 0, 1, mac);
             return;
         }
         let first = len.min(64 * (W::BLOCKS - 1));
@@ -746,9 +722,58 @@ pub(crate) unsafe fn open<W: Lanes, H: Rows, A: Absorb>(
         wipe(&mut key);
         if first < len {
             let (i, o) = (input.add(first), output.add(first));
-            xor_keystream_rows::<W, W, W, H>(state, W::BLOCKS as u64, i, o, len - first);
+            let counter = 1 + (first / 64) as u64;
+            xor_keystream_rows::<W, W, W, H>(state, counter, i, o, len - first);
         }
     }
+}
+
+/// The interleaved part of the AEAD: batches from byte `start` (block `counter`) to
+/// the end of the `len`-byte message — wide ones, the last in the row form where it
+/// fits — each absorbing whole blocks of ciphertext with `mac.absorb_scalar` between
+/// its double rounds. Sealing (`SEAL`), a batch absorbs what the batch before it wrote
+/// (the first one: bytes `0..start`); opening, its own input, before it decrypts it.
+/// Returns where the whole blocks not yet absorbed start: sealing, the last batch's
+/// output; opening, the end of the whole blocks (all absorbed).
+///
+/// # Safety
+/// As for [`seal`]; the MAC is keyed.
+#[inline(always)]
+unsafe fn interleaved_batches<W: Lanes, H: Rows, A: Absorb, const SEAL: bool>(
+    state: &State,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    start: usize,
+    counter: u64,
+    mac: &mut A,
+) -> usize {
+    let (wide, whole) = (64 * W::BLOCKS, len & !15);
+    let (mut done, mut counter, mut absorbed) = (start, counter, 0);
+    while done < len {
+        let this = wide.min(len - done);
+        // Sealing: the previous batch's output; opening: this batch's own whole blocks.
+        let (from, to) = if SEAL {
+            (absorbed, done)
+        } else {
+            (done, whole.min(done + this))
+        };
+        // SAFETY: each batch gets its own range of the message with the bytes before
+        // it (`before`) in the same message and its own counters; what it absorbs is
+        // whole blocks of ciphertext no store touches while it runs (sealing: written
+        // by the batch before; opening: its own input, absorbed before its stores).
+        unsafe {
+            let src = if SEAL { output.cast_const() } else { input };
+            let mut between =
+                AbsorbBetween::new(mac, src.add(from), to - from, state.double_rounds);
+            let (i, o) = (input.add(done), output.add(done));
+            one_batch::<W, H, _>(state, counter, i, o, this, done, &mut between);
+        }
+        absorbed = to;
+        done += this;
+        counter = counter.wrapping_add(W::BLOCKS as u64);
+    }
+    absorbed
 }
 
 /// The extras of an open's first batch: the key block goes to `key`, and as soon as
