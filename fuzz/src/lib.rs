@@ -74,6 +74,9 @@ impl Guarded {
     }
 }
 
+#[path = "../../crates/ragged-chacha/tests/common/rfc_block.rs"]
+mod rfc_block;
+
 /// The ChaCha block function of RFC 8439 §2.3, written from the RFC: the 64-byte
 /// keystream block for `key`, state words 12..16 `tail` (counter and nonce words in
 /// the variant's layout) and `rounds` rounds.
@@ -85,32 +88,7 @@ pub fn chacha_block(key: &[u8; 32], tail: [u32; 4], rounds: u32) -> [u8; 64] {
     }
     input[12..].copy_from_slice(&tail);
 
-    let mut x = input;
-    let quarter = |x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize| {
-        x[a] = x[a].wrapping_add(x[b]);
-        x[d] = (x[d] ^ x[a]).rotate_left(16);
-        x[c] = x[c].wrapping_add(x[d]);
-        x[b] = (x[b] ^ x[c]).rotate_left(12);
-        x[a] = x[a].wrapping_add(x[b]);
-        x[d] = (x[d] ^ x[a]).rotate_left(8);
-        x[c] = x[c].wrapping_add(x[d]);
-        x[b] = (x[b] ^ x[c]).rotate_left(7);
-    };
-    for _ in 0..rounds / 2 {
-        quarter(&mut x, 0, 4, 8, 12);
-        quarter(&mut x, 1, 5, 9, 13);
-        quarter(&mut x, 2, 6, 10, 14);
-        quarter(&mut x, 3, 7, 11, 15);
-        quarter(&mut x, 0, 5, 10, 15);
-        quarter(&mut x, 1, 6, 11, 12);
-        quarter(&mut x, 2, 7, 8, 13);
-        quarter(&mut x, 3, 4, 9, 14);
-    }
-    let mut out = [0u8; 64];
-    for (i, bytes) in out.chunks_exact_mut(4).enumerate() {
-        bytes.copy_from_slice(&x[i].wrapping_add(input[i]).to_le_bytes());
-    }
-    out
+    rfc_block::reference_block(input, rounds)
 }
 
 /// Little-endian word `i` of `bytes`.
