@@ -26,10 +26,13 @@
 //! `cargo run --release -p ragged-chacha --example chacha_insns` runs it natively.
 
 use std::hint::black_box;
-use std::sync::atomic::{AtomicU8, Ordering};
 
 use chacha20::cipher::{KeyIvInit, StreamCipher};
 use ragged_chacha::{Backend, ChaCha20};
+
+#[path = "../../../scripts/lib/insn_markers.rs"]
+mod insn_markers;
+use insn_markers::{ragged_insn_begin, ragged_insn_end};
 
 const REPS: usize = 3;
 const SIZES: [usize; 5] = [64, 65, 255, 1420, 4096];
@@ -37,25 +40,6 @@ const KEY: [u8; 32] = [0x42; 32];
 const NONCE: [u8; 12] = [0x24; 12];
 
 type Message = fn(&mut [u8]);
-
-/// Written by the markers, so that their bodies differ (the compiler merges identical
-/// functions into one symbol, and the trace must tell the two apart) and so that their
-/// calls stay (`black_box` makes the store observable).
-static MARK: AtomicU8 = AtomicU8::new(0);
-
-/// Marks the start of a measured message (the trace shows its symbol).
-#[unsafe(no_mangle)]
-#[inline(never)]
-pub extern "C" fn ragged_insn_begin() {
-    black_box(&MARK).store(1, Ordering::Relaxed);
-}
-
-/// Marks the end of a measured message.
-#[unsafe(no_mangle)]
-#[inline(never)]
-pub extern "C" fn ragged_insn_end() {
-    black_box(&MARK).store(2, Ordering::Relaxed);
-}
 
 /// One message with ragged's `ChaCha20` on `backend`.
 #[inline(always)]

@@ -22,10 +22,13 @@
 //! markers are then plain empty calls).
 
 use std::hint::black_box;
-use std::sync::atomic::{AtomicU8, Ordering};
 
 use ragged_mem::baseline;
 use ragged_mem::word::{self, Native};
+
+#[path = "../../../scripts/lib/insn_markers.rs"]
+mod insn_markers;
+use insn_markers::{ragged_insn_begin, ragged_insn_end};
 
 /// Measurements of each cell: all must give the same count (the script checks).
 const REPS: usize = 3;
@@ -34,25 +37,6 @@ const OFFSETS: [usize; 4] = [0, 1, 3, 5];
 const PAGE: usize = 4096;
 
 type Copy = unsafe fn(*mut u8, *const u8, usize);
-
-/// Written by the markers, so that their bodies differ (the compiler merges identical
-/// functions into one symbol, and the trace must tell the two apart) and so that their
-/// calls stay (`black_box` makes the store observable).
-static MARK: AtomicU8 = AtomicU8::new(0);
-
-/// Marks the start of a measured call (the trace shows its symbol).
-#[unsafe(no_mangle)]
-#[inline(never)]
-pub extern "C" fn ragged_insn_begin() {
-    black_box(&MARK).store(1, Ordering::Relaxed);
-}
-
-/// Marks the end of a measured call.
-#[unsafe(no_mangle)]
-#[inline(never)]
-pub extern "C" fn ragged_insn_end() {
-    black_box(&MARK).store(2, Ordering::Relaxed);
-}
 
 /// The word strategy as the library runs it on targets without a vector strategy
 /// (`ragged_mem::memcpy` on riscv64 is exactly this), in the target's byte order.
