@@ -43,6 +43,27 @@ macro_rules! cpu_has {
 
 pub(crate) mod poly1305;
 
+/// The AEAD pass `$pass` (`seal` or `open`) on `$backend`: the one-pass entry point of
+/// each SIMD backend (`x86_64::<level>::$pass`, `aarch64::$neon`), else `$fallback`
+/// (two passes over the message).
+macro_rules! aead_entry_points {
+    ($backend:expr, $pass:ident, $neon:ident, ($($arg:expr),*), $fallback:block) => {
+        match $backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse2 => x86_64::sse2::$pass($($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 => x86_64::ssse3::$pass($($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => x86_64::avx2::$pass($($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => x86_64::avx512::$pass($($arg),*),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon => aarch64::$neon($($arg),*),
+            _ => $fallback,
+        }
+    };
+}
+
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::state::State;
@@ -233,23 +254,11 @@ impl Backend {
         // SAFETY: forwarded; `self.is_available()` means the entry point's target
         // features are present.
         unsafe {
-            match self {
-                #[cfg(target_arch = "x86_64")]
-                Backend::Sse2 => x86_64::sse2::seal(state, input, output, len, mac),
-                #[cfg(target_arch = "x86_64")]
-                Backend::Ssse3 => x86_64::ssse3::seal(state, input, output, len, mac),
-                #[cfg(target_arch = "x86_64")]
-                Backend::Avx2 => x86_64::avx2::seal(state, input, output, len, mac),
-                #[cfg(target_arch = "x86_64")]
-                Backend::Avx512 => x86_64::avx512::seal(state, input, output, len, mac),
-                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-                Backend::Neon => aarch64::neon_seal(state, input, output, len, mac),
-                _ => {
-                    self.key_mac(state, mac);
-                    self.xor_keystream(state, 1, input, output, len);
-                    mac.absorb(core::slice::from_raw_parts(output, len & !15));
-                }
-            }
+            aead_entry_points!(self, seal, neon_seal, (state, input, output, len, mac), {
+                self.key_mac(state, mac);
+                self.xor_keystream(state, 1, input, output, len);
+                mac.absorb(core::slice::from_raw_parts(output, len & !15));
+            })
         }
     }
 
@@ -288,23 +297,11 @@ impl Backend {
         // SAFETY: forwarded; `self.is_available()` means the entry point's target
         // features are present.
         unsafe {
-            match self {
-                #[cfg(target_arch = "x86_64")]
-                Backend::Sse2 => x86_64::sse2::open(state, input, output, len, mac),
-                #[cfg(target_arch = "x86_64")]
-                Backend::Ssse3 => x86_64::ssse3::open(state, input, output, len, mac),
-                #[cfg(target_arch = "x86_64")]
-                Backend::Avx2 => x86_64::avx2::open(state, input, output, len, mac),
-                #[cfg(target_arch = "x86_64")]
-                Backend::Avx512 => x86_64::avx512::open(state, input, output, len, mac),
-                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-                Backend::Neon => aarch64::neon_open(state, input, output, len, mac),
-                _ => {
-                    self.key_mac(state, mac);
-                    mac.absorb(core::slice::from_raw_parts(input, len & !15));
-                    self.xor_keystream(state, 1, input, output, len);
-                }
-            }
+            aead_entry_points!(self, open, neon_open, (state, input, output, len, mac), {
+                self.key_mac(state, mac);
+                mac.absorb(core::slice::from_raw_parts(input, len & !15));
+                self.xor_keystream(state, 1, input, output, len);
+            })
         }
     }
 }
