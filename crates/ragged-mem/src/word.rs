@@ -565,9 +565,10 @@ unsafe fn partial_low<O: ByteOrder>(word: *const usize, len: usize) -> usize {
 /// The shift-merge loop, lowest address first: `words` aligned destination words from
 /// the source that starts `off` bytes into the aligned word `src_word`.
 ///
-/// Each source word is loaded once and kept in a register for the next merge; the
-/// loop does eight words a step (then four, two and one as the count's bits say),
-/// stepping two pointers and comparing one with its end.
+/// Each source word is loaded once and kept in a register for the next merge (twice,
+/// where [`RELOAD_NEIGHBOUR`] says vector shifts pay for it); the loop does eight words
+/// a step (then four, two and one as the count's bits say), stepping two pointers and
+/// comparing one with its end.
 ///
 /// # Safety
 /// `dst` aligned and valid for `words` words; `src_word` aligned; the source bytes
@@ -586,9 +587,17 @@ unsafe fn merge_forward<O: ByteOrder>(
     // of them take their upper half from a whole word, the last from word `words`.
     // SAFETY: bytes `off .. WORD` of word 0 are the first source bytes.
     let mut prev = unsafe { partial_high::<O>(src_word, off) };
-    let whole = words - 1;
+    let mut whole = words - 1;
     let (mut d, mut s) = (dst, src_word.wrapping_add(1));
-    let octets_end = dst.wrapping_add(whole & !7);
+    if RELOAD_NEIGHBOUR && whole != 0 {
+        // The first step carries `prev`: the word below it is word 0, never loaded
+        // whole. Every later step's lower neighbour is a whole word.
+        // SAFETY: one word of the `whole` count: valid in both buffers.
+        prev = unsafe { merge_up::<O, 1, false>(d, s, prev, off) };
+        (d, s) = (d.wrapping_add(1), s.wrapping_add(1));
+        whole -= 1;
+    }
+    let octets_end = d.wrapping_add(whole & !7);
     // SAFETY (every step): destination words `d ..` of the step are among the first
     // `whole` (the loop stops at a multiple of eight, the smaller steps follow the
     // remaining count's bits), so valid, and their source words (`s` is always
@@ -596,27 +605,27 @@ unsafe fn merge_forward<O: ByteOrder>(
     while d != octets_end {
         // SAFETY: 8 words of the count remain in both buffers (see above).
         unsafe {
-            prev = merge_up::<O, 8>(d, s, prev, off);
+            prev = merge_up::<O, 8, RELOAD_NEIGHBOUR>(d, s, prev, off);
             (d, s) = (d.add(8), s.add(8));
         }
     }
     if whole & 4 != 0 {
         // SAFETY: 4 words of the count remain in both buffers (see above).
         unsafe {
-            prev = merge_up::<O, 4>(d, s, prev, off);
+            prev = merge_up::<O, 4, RELOAD_NEIGHBOUR>(d, s, prev, off);
             (d, s) = (d.add(4), s.add(4));
         }
     }
     if whole & 2 != 0 {
         // SAFETY: 2 words of the count remain in both buffers (see above).
         unsafe {
-            prev = merge_up::<O, 2>(d, s, prev, off);
+            prev = merge_up::<O, 2, RELOAD_NEIGHBOUR>(d, s, prev, off);
             (d, s) = (d.add(2), s.add(2));
         }
     }
     if whole & 1 != 0 {
         // SAFETY: 1 word of the count remains in both buffers (see above).
-        prev = unsafe { merge_up::<O, 1>(d, s, prev, off) };
+        prev = unsafe { merge_up::<O, 1, RELOAD_NEIGHBOUR>(d, s, prev, off) };
         d = d.wrapping_add(1);
     }
     // SAFETY: bytes `0 .. off` of word `words` are the last source bytes this loop
@@ -648,36 +657,44 @@ unsafe fn merge_backward<O: ByteOrder>(
     // bottom one from word `-words`.
     // SAFETY: bytes `0 .. off` of word 0 are the last source bytes.
     let mut next = unsafe { partial_low::<O>(src_word, off) };
-    let whole = words - 1;
+    let mut whole = words - 1;
     let (mut d, mut s) = (dst_end, src_word);
-    let octets_end = dst_end.wrapping_sub(whole & !7);
+    if RELOAD_NEIGHBOUR && whole != 0 {
+        // The first step carries `next`: the word above it is word 0, never loaded
+        // whole. Every later step's upper neighbour is a whole word.
+        // SAFETY: one word of the `whole` count: valid in both buffers.
+        next = unsafe { merge_down::<O, 1, false>(d, s, next, off) };
+        (d, s) = (d.wrapping_sub(1), s.wrapping_sub(1));
+        whole -= 1;
+    }
+    let octets_end = d.wrapping_sub(whole & !7);
     // SAFETY (every step): the step's destination words below `d` are among the top
     // `whole`, so valid, and the source words below `s` (`s` is always as many words
     // below `src_word` as `d` is below `dst_end`) are above word `-words`, so whole.
     while d != octets_end {
         // SAFETY: 8 words of the count remain in both buffers (see above).
         unsafe {
-            next = merge_down::<O, 8>(d, s, next, off);
+            next = merge_down::<O, 8, RELOAD_NEIGHBOUR>(d, s, next, off);
             (d, s) = (d.sub(8), s.sub(8));
         }
     }
     if whole & 4 != 0 {
         // SAFETY: 4 words of the count remain in both buffers (see above).
         unsafe {
-            next = merge_down::<O, 4>(d, s, next, off);
+            next = merge_down::<O, 4, RELOAD_NEIGHBOUR>(d, s, next, off);
             (d, s) = (d.sub(4), s.sub(4));
         }
     }
     if whole & 2 != 0 {
         // SAFETY: 2 words of the count remain in both buffers (see above).
         unsafe {
-            next = merge_down::<O, 2>(d, s, next, off);
+            next = merge_down::<O, 2, RELOAD_NEIGHBOUR>(d, s, next, off);
             (d, s) = (d.sub(2), s.sub(2));
         }
     }
     if whole & 1 != 0 {
         // SAFETY: 1 word of the count remains in both buffers (see above).
-        next = unsafe { merge_down::<O, 1>(d, s, next, off) };
+        next = unsafe { merge_down::<O, 1, RELOAD_NEIGHBOUR>(d, s, next, off) };
         d = d.wrapping_sub(1);
     }
     // SAFETY: bytes `off .. WORD` of word `-words` are the first source bytes needed.
@@ -686,60 +703,88 @@ unsafe fn merge_backward<O: ByteOrder>(
     unsafe { O::store_word(d.sub(1), merge::<O>(first, next, off)) };
 }
 
+/// Whether the loop steps of the shift-merge reload each word's neighbour from memory
+/// instead of carrying it over from the step's previous word.
+///
+/// Reloaded, every destination word is a function of two loads and nothing else, so
+/// the compiler turns a step into vector loads, shifts and stores: with SSE2 twice the
+/// speed of the carried form (mismatched 4 KiB copies, x86-64). On a scalar core the
+/// reload would be one more load a step, so there the neighbour is carried. Targets
+/// with other vector units (NEON) keep the carried form until it is measured there.
+const RELOAD_NEIGHBOUR: bool = cfg!(target_feature = "sse2");
+
 /// One step of the forward shift-merge: loads the `N` whole source words from `s`,
 /// then stores `N` destination words from `d`, each merging a word with the one after
-/// it (`prev`, the word below `s`, first). Returns the last word loaded: the next
+/// it. The word below `s` comes from `prev`, or, with `RELOAD`, from memory — and the
+/// same for the neighbours inside the step. Returns the last word loaded: the next
 /// step's `prev`.
 ///
 /// # Safety
-/// `N` aligned words valid at each pointer.
+/// `N` aligned words valid at each pointer; with `RELOAD` also the aligned word below
+/// `s`.
 #[inline(always)]
-unsafe fn merge_up<O: ByteOrder, const N: usize>(
+unsafe fn merge_up<O: ByteOrder, const N: usize, const RELOAD: bool>(
     d: *mut usize,
     s: *const usize,
     prev: usize,
     off: usize,
 ) -> usize {
-    let mut w = [0usize; N];
-    let mut lo = prev;
-    // SAFETY: the caller's `N` valid words at each pointer; loads before stores.
+    let mut hi = [0usize; N];
+    let mut lo = [prev; N];
+    // SAFETY: the caller's `N` valid words at each pointer (and the one below `s` with
+    // `RELOAD`); every load comes before the first store.
     unsafe {
-        for (i, w) in w.iter_mut().enumerate() {
+        for (i, w) in hi.iter_mut().enumerate() {
             *w = O::load_word(s.add(i));
         }
-        for (i, &hi) in w.iter().enumerate() {
-            O::store_word(d.add(i), merge::<O>(lo, hi, off));
-            lo = hi;
+        for (i, w) in lo.iter_mut().enumerate() {
+            if RELOAD {
+                *w = O::load_word(s.wrapping_add(i).wrapping_sub(1));
+            } else if i > 0 {
+                *w = hi[i - 1];
+            }
+        }
+        for i in 0..N {
+            O::store_word(d.add(i), merge::<O>(lo[i], hi[i], off));
         }
     }
-    lo
+    hi[N - 1]
 }
 
 /// One step of the backward shift-merge: the mirror of [`merge_up`], below `s` and
-/// `d`, with `next` the word at `s`. Returns the lowest word loaded.
+/// `d`, with `next` (or, with `RELOAD`, the word at `s`) the upper neighbour of the
+/// highest word. Returns the lowest word loaded.
 ///
 /// # Safety
-/// `N` aligned words valid below each pointer.
+/// `N` aligned words valid below each pointer; with `RELOAD` also the aligned word at
+/// `s`.
 #[inline(always)]
-unsafe fn merge_down<O: ByteOrder, const N: usize>(
+unsafe fn merge_down<O: ByteOrder, const N: usize, const RELOAD: bool>(
     d: *mut usize,
     s: *const usize,
     next: usize,
     off: usize,
 ) -> usize {
-    let mut w = [0usize; N];
-    let mut hi = next;
-    // SAFETY: the caller's `N` valid words below each pointer; loads before stores.
+    let mut lo = [0usize; N];
+    let mut hi = [next; N];
+    // SAFETY: the caller's `N` valid words below each pointer (and the one at `s` with
+    // `RELOAD`); every load comes before the first store.
     unsafe {
-        for (i, w) in w.iter_mut().enumerate() {
+        for (i, w) in lo.iter_mut().enumerate() {
             *w = O::load_word(s.sub(i + 1));
         }
-        for (i, &lo) in w.iter().enumerate() {
-            O::store_word(d.sub(i + 1), merge::<O>(lo, hi, off));
-            hi = lo;
+        for (i, w) in hi.iter_mut().enumerate() {
+            if RELOAD {
+                *w = O::load_word(s.wrapping_sub(i));
+            } else if i > 0 {
+                *w = lo[i - 1];
+            }
+        }
+        for i in 0..N {
+            O::store_word(d.sub(i + 1), merge::<O>(lo[i], hi[i], off));
         }
     }
-    hi
+    lo[N - 1]
 }
 
 /// Copies `K` bytes one at a time, lowest first.
