@@ -3,8 +3,10 @@
 //!
 //! This is the copy for cores where an unaligned word access is slow, trapped and
 //! emulated, or not allowed at all (RISC-V, 32-bit Arm, s390x and anything else not known
-//! to be cheap). It never issues an unaligned access and never touches a byte outside
-//! the two buffers:
+//! to be cheap). It never issues a word access that is not word aligned and never
+//! touches a byte outside the two buffers (on x86-64, where it is only a forced
+//! strategy, the compiler vectorises the shift-merge with 16-byte loads that start on a
+//! word boundary; see `RELOAD_NEIGHBOUR` in the source):
 //!
 //! 1. copies shorter than [`SHORT`] go byte by byte;
 //! 2. otherwise the destination is first brought to word alignment with single bytes;
