@@ -1,16 +1,20 @@
 //! The copies the word strategy's shift-merge replaces, kept as yardsticks.
 //!
-//! Not for use: they exist so that `ragged speed memcpy` and the instruction-count
-//! example (`examples/copy_insns.rs`) measure the same comparison copies.
+//! Not for use: they exist so that `ragged speed memcpy` / `memmove` and the
+//! instruction-count example (`examples/copy_insns.rs`) measure the same comparison
+//! copies.
 //!
 //! - [`coaligned_only`] uses whole words only when source and destination are
 //!   co-aligned modulo the word size, and bytes otherwise;
-//! - [`bytewise`] copies one byte at a time.
+//! - [`bytewise`] copies one byte at a time;
+//! - [`bytewise_within`] moves bytes inside one buffer one at a time, in the direction
+//!   an overlap needs.
 //!
 //! Their loads and stores are volatile, so the compiler can neither turn a loop into a
 //! `memcpy` call nor widen or vectorise it: they run as written on every target.
 
 use core::mem::size_of;
+use core::ops::Range;
 use core::ptr;
 
 const WORD: usize = size_of::<usize>();
@@ -65,6 +69,38 @@ pub fn coaligned_only(dst: &mut [u8], src: &[u8]) {
 pub fn bytewise(dst: &mut [u8], src: &[u8]) {
     assert_eq!(dst.len(), src.len());
     bytes(dst, src);
+}
+
+/// Copies `buf[src]` to `buf[dest ..]` one byte at a time, like `<[u8]>::copy_within`:
+/// lowest address first when the destination starts at or below the source, highest
+/// first otherwise, so every byte is read before the copy overwrites it.
+///
+/// # Panics
+/// If `src` is inverted or reaches past the end of `buf`, or the destination
+/// `dest .. dest + src.len()` does.
+#[inline(always)]
+pub fn bytewise_within(buf: &mut [u8], src: Range<usize>, dest: usize) {
+    assert!(
+        src.start <= src.end && src.end <= buf.len() && dest <= buf.len() - src.len(),
+        "ranges {src:?} and {dest}.. must lie inside {} bytes",
+        buf.len()
+    );
+    let base = buf.as_mut_ptr();
+    let step = |i: usize| {
+        // SAFETY: `i < src.len()`, and both ranges lie inside `buf` (asserted above),
+        // which is held mutably; bytes need no alignment.
+        unsafe {
+            ptr::write_volatile(
+                base.add(dest + i),
+                ptr::read_volatile(base.add(src.start + i)),
+            )
+        }
+    };
+    if dest <= src.start {
+        (0..src.len()).for_each(step);
+    } else {
+        (0..src.len()).rev().for_each(step);
+    }
 }
 
 /// A byte loop with volatile loads and stores over the shorter of the two slices.

@@ -57,20 +57,27 @@ fn quick_json_has_a_result_per_implementation_and_size() {
     }
 }
 
-#[test]
-fn quick_memcpy_has_every_offset_and_implementation() {
-    let out = speed(&["memcpy", "--quick", "--rounds", "2", "--json", "-"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+/// A quick two-round run of `primitive` alone: the tables (stderr) and the JSON
+/// results, each checked to be of `primitive` and to have a rate.
+fn quick_results(primitive: &str) -> (String, Vec<serde_json::Value>) {
+    let out = speed(&[primitive, "--quick", "--rounds", "2", "--json", "-"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("size+offset"), "{stderr}");
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    let results = doc["results"].as_array().unwrap();
-    assert!(results.iter().all(|r| r["primitive"] == "memcpy"));
+    let results = doc["results"].as_array().unwrap().clone();
+    assert!(results.iter().all(|r| r["primitive"] == primitive));
     assert!(
         results
             .iter()
             .all(|r| r["mb_per_s"].as_f64().unwrap() > 0.0)
     );
+    (stderr, results)
+}
+
+#[test]
+fn quick_memcpy_has_every_offset_and_implementation() {
+    let (stderr, results) = quick_results("memcpy");
+    assert!(stderr.contains("size+offset"), "{stderr}");
     for implementation in [
         "ragged",
         "ragged-word",
@@ -89,6 +96,25 @@ fn quick_memcpy_has_every_offset_and_implementation() {
             for offset in [0, 1, 3, 5] {
                 want.push((size, offset));
             }
+        }
+        assert_eq!(cases, want, "{implementation}");
+    }
+}
+
+#[test]
+fn quick_memmove_has_every_distance_and_implementation() {
+    let (stderr, results) = quick_results("memmove");
+    assert!(stderr.contains("1420-710"), "{stderr}");
+    for implementation in ["ragged", "ragged-word", "glibc", "bytewise"] {
+        let cases: Vec<(u64, i64)> = results
+            .iter()
+            .filter(|r| r["implementation"] == implementation)
+            .map(|r| (r["size"].as_u64().unwrap(), r["offset"].as_i64().unwrap()))
+            .collect();
+        let mut want = Vec::new();
+        for size in [16, 64, 256, 1420, 4096, 65536] {
+            let half = size as i64 / 2;
+            want.extend([(size, -1), (size, 1), (size, -half), (size, half)]);
         }
         assert_eq!(cases, want, "{implementation}");
     }

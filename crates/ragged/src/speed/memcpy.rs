@@ -26,7 +26,7 @@ use super::registry::{ALIGN, Case, Implementation, Role, Runner};
 
 /// The source offsets of every size: 0 (co-aligned with the 64-byte aligned
 /// destination) and 1, 3, 5 (mismatched).
-pub const OFFSETS: &[usize] = &[0, 1, 3, 5];
+pub const OFFSETS: &[isize] = &[0, 1, 3, 5];
 
 /// Above this size only the fast implementations run, on shared buffers.
 pub const LARGE: usize = 4 << 20;
@@ -43,28 +43,37 @@ pub fn memcpy(large: bool) -> Vec<Box<dyn Implementation>> {
         ]
     } else {
         vec![
-            Box::new(Owned::<Ragged>(PhantomData)),
-            Box::new(Owned::<RaggedWord>(PhantomData)),
-            Box::new(Owned::<Glibc>(PhantomData)),
-            Box::new(Owned::<CoalignedOnly>(PhantomData)),
-            Box::new(Owned::<Bytewise>(PhantomData)),
+            Owned::<OwnedRunner<Ragged>>::boxed(),
+            Owned::<OwnedRunner<RaggedWord>>::boxed(),
+            Owned::<OwnedRunner<Glibc>>::boxed(),
+            Owned::<OwnedRunner<CoalignedOnly>>::boxed(),
+            Owned::<OwnedRunner<Bytewise>>::boxed(),
         ]
     }
 }
 
-/// One way to copy `src` into `dst` (equal lengths).
-trait Copier: 'static {
+/// An implementation's column name and role, given once for the implementations that
+/// both copy here and move in `memmove` ([`Ragged`], [`RaggedWord`], [`Glibc`],
+/// [`Bytewise`]).
+pub(super) trait Named: 'static {
     const NAME: &'static str;
     const ROLE: Role;
+}
+
+/// One way to copy `src` into `dst` (equal lengths).
+trait Copier: Named {
     fn copy(dst: &mut [u8], src: &[u8]);
 }
 
 /// `ragged_mem::copy`: the dispatched strategy, inlined into the caller.
-struct Ragged;
+pub(super) struct Ragged;
 
-impl Copier for Ragged {
+impl Named for Ragged {
     const NAME: &'static str = "ragged";
     const ROLE: Role = Role::Ragged;
+}
+
+impl Copier for Ragged {
     #[inline(always)]
     fn copy(dst: &mut [u8], src: &[u8]) {
         ragged_mem::copy(dst, src);
@@ -73,17 +82,20 @@ impl Copier for Ragged {
 
 /// ragged's portable word strategy (aligned destination, shift-merged aligned source
 /// words), forced on this host, in its own byte order.
-struct RaggedWord;
+pub(super) struct RaggedWord;
 
-const WORD_KERNEL: Kernel = if cfg!(target_endian = "big") {
+pub(super) const WORD_KERNEL: Kernel = if cfg!(target_endian = "big") {
     Kernel::WordBig
 } else {
     Kernel::WordLittle
 };
 
-impl Copier for RaggedWord {
+impl Named for RaggedWord {
     const NAME: &'static str = "ragged-word";
     const ROLE: Role = Role::RaggedBackend;
+}
+
+impl Copier for RaggedWord {
     #[inline(always)]
     fn copy(dst: &mut [u8], src: &[u8]) {
         assert_eq!(dst.len(), src.len());
@@ -94,11 +106,14 @@ impl Copier for RaggedWord {
 }
 
 /// `<[u8]>::copy_from_slice`, which calls the platform's (glibc's) `memcpy`.
-struct Glibc;
+pub(super) struct Glibc;
 
-impl Copier for Glibc {
+impl Named for Glibc {
     const NAME: &'static str = "glibc";
     const ROLE: Role = Role::Peer;
+}
+
+impl Copier for Glibc {
     #[inline(always)]
     fn copy(dst: &mut [u8], src: &[u8]) {
         dst.copy_from_slice(src);
@@ -111,9 +126,12 @@ impl Copier for Glibc {
 /// call nor vectorise it).
 struct CoalignedOnly;
 
-impl Copier for CoalignedOnly {
+impl Named for CoalignedOnly {
     const NAME: &'static str = "coaligned-only";
     const ROLE: Role = Role::Peer;
+}
+
+impl Copier for CoalignedOnly {
     #[inline(always)]
     fn copy(dst: &mut [u8], src: &[u8]) {
         ragged_mem::baseline::coaligned_only(dst, src);
@@ -121,11 +139,14 @@ impl Copier for CoalignedOnly {
 }
 
 /// One byte at a time, with volatile loads and stores ([`ragged_mem::baseline`]).
-struct Bytewise;
+pub(super) struct Bytewise;
 
-impl Copier for Bytewise {
+impl Named for Bytewise {
     const NAME: &'static str = "bytewise";
     const ROLE: Role = Role::Peer;
+}
+
+impl Copier for Bytewise {
     #[inline(always)]
     fn copy(dst: &mut [u8], src: &[u8]) {
         ragged_mem::baseline::bytewise(dst, src);
@@ -138,7 +159,7 @@ impl Copier for Bytewise {
 /// (on x86-64 that distance decides whether loads falsely wait on earlier stores, "4K
 /// aliasing"); half a page keeps that neutral and fixed instead of leaving it to the
 /// allocator.
-const PAGE: usize = 4096;
+pub(super) const PAGE: usize = 4096;
 const SKEW: usize = PAGE / 2;
 
 /// One allocation holding a destination and a source region for one size.
@@ -185,7 +206,7 @@ impl Pair {
 }
 
 /// Fills `buf` with xorshift64 output from `seed` (non-zero).
-fn pattern(buf: &mut [u8], seed: u64) {
+pub(super) fn pattern(buf: &mut [u8], seed: u64) {
     let mut x = seed;
     for chunk in buf.chunks_mut(8) {
         x ^= x << 13;
@@ -195,24 +216,34 @@ fn pattern(buf: &mut [u8], seed: u64) {
     }
 }
 
-/// An implementation with its own buffers per case.
-struct Owned<C>(PhantomData<C>);
+/// A runner with buffers of its own, made afresh for each case.
+pub(super) trait OwnRunner: Runner + Sized + 'static {
+    /// The implementation it runs.
+    type Of: Named;
+    /// The buffers (and whatever else) of `case`.
+    fn new(case: Case) -> Self;
+}
 
-impl<C: Copier> Implementation for Owned<C> {
+/// An implementation whose every case gets its own buffers, from [`OwnRunner::new`].
+pub(super) struct Owned<R>(PhantomData<R>);
+
+impl<R: OwnRunner> Owned<R> {
+    pub(super) fn boxed() -> Box<dyn Implementation> {
+        Box::new(Owned::<R>(PhantomData))
+    }
+}
+
+impl<R: OwnRunner> Implementation for Owned<R> {
     fn name(&self) -> String {
-        C::NAME.into()
+        R::Of::NAME.into()
     }
 
     fn role(&self) -> Role {
-        C::ROLE
+        R::Of::ROLE
     }
 
     fn prepare(&self, case: Case) -> Box<dyn Runner> {
-        Box::new(OwnedRunner::<C> {
-            pair: Pair::new(case.size),
-            offset: case.offset,
-            copier: PhantomData,
-        })
+        Box::new(R::new(case))
     }
 }
 
@@ -220,6 +251,18 @@ struct OwnedRunner<C> {
     pair: Pair,
     offset: usize,
     copier: PhantomData<C>,
+}
+
+impl<C: Copier> OwnRunner for OwnedRunner<C> {
+    type Of = C;
+
+    fn new(case: Case) -> Self {
+        OwnedRunner {
+            pair: Pair::new(case.size),
+            offset: case.unsigned_offset(),
+            copier: PhantomData,
+        }
+    }
 }
 
 impl<C: Copier> Runner for OwnedRunner<C> {
@@ -279,7 +322,7 @@ impl<C: Copier> Implementation for Shared<C> {
     fn prepare(&self, case: Case) -> Box<dyn Runner> {
         Box::new(SharedRunner::<C> {
             pair: self.pool.get(case.size),
-            offset: case.offset,
+            offset: case.unsigned_offset(),
             print: Vec::new(),
             copier: PhantomData,
         })
@@ -330,7 +373,7 @@ mod tests {
     use super::super::registry::Buffer;
     use super::*;
 
-    fn copy_with<C: Copier>(size: usize, src_offset: usize, dst_offset: usize) -> Vec<u8> {
+    fn copy_with<C: Copier>(size: usize, src_offset: isize, dst_offset: isize) -> Vec<u8> {
         let src = Buffer::message(Case {
             size,
             offset: src_offset,

@@ -7,6 +7,7 @@
 //! - `aead.rs` — the AEAD implementations: ragged, RustCrypto and ring
 //! - `poly1305.rs` — the MAC alone: ragged (per Poly1305 backend) and RustCrypto
 //! - `memcpy.rs` — the copy implementations: ragged, its word strategy and the peers
+//! - `memmove.rs` — the overlapping moves, by the same implementations as `memcpy.rs`
 //! - `timing.rs` — the interleaved sampler (knows nothing of any primitive)
 //! - `report.rs`, `plot.rs` — tables, JSON and SVG; `output.rs` — where JSON and SVG go
 //! - `sizes.rs` — the default sizes and the `--sizes` parser
@@ -15,6 +16,7 @@ mod aead;
 mod aead_open;
 mod chacha;
 mod memcpy;
+mod memmove;
 #[cfg(feature = "openssl")]
 mod openssl;
 mod output;
@@ -55,6 +57,11 @@ memcpy measures every size at source offsets 0, 1, 3 and 5 against a 64-byte ali
 destination ('size+offset' rows); above 4 MiB it leaves out coaligned-only and \
 bytewise ('-').
 
+memmove moves bytes inside one buffer, the destination overlapping the source; its \
+rows read 'size+offset' with offset the signed distance dst - src: '1420-1' moves 1420 \
+bytes one byte down (destination below the source), '1420+710' moves them 710 bytes up. \
+Each size is moved 1 and size/2 bytes (size/2 only from 4 bytes on) down and up.
+
 Every implementation of a primitive runs in this one process, interleaved: each round \
 times every implementation once per size (the order rotated between rounds), each \
 sample batching enough calls to last about 2 ms, and the median over the rounds \
@@ -68,7 +75,7 @@ pub struct SpeedArgs {
     primitives: Vec<String>,
     /// Message sizes, e.g. `16,65,1420,4K,64K` [default: 16,64,65,128,192,255,256,
     /// 512,1024,1420,1500,4096,16384,65536; memcpy: 16,64,256,1420,4096,65536,
-    /// 400000000].
+    /// 400000000; memmove: 16,64,256,1420,4096,65536].
     #[arg(long, value_parser = sizes::parse_list, value_name = "LIST")]
     sizes: Option<SizeList>,
     /// Also measure every ragged backend this CPU has, by name (ragged-avx2, …).

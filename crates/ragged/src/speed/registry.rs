@@ -8,13 +8,25 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 /// One point to measure: `size` bytes per call, and an `offset` whose meaning belongs
-/// to the primitive (0 for the ciphers; the misalignment of a copy).
+/// to the primitive (0 for the ciphers; the source misalignment of `memcpy`; the
+/// signed distance from source to destination of `memmove`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Case {
     /// Bytes processed by one call.
     pub size: usize,
-    /// Primitive-specific; 0 where it means nothing.
-    pub offset: usize,
+    /// Primitive-specific; 0 where it means nothing. Signed for `memmove`, whose
+    /// destination may lie below its source.
+    pub offset: isize,
+}
+
+impl Case {
+    /// The offset of a primitive whose offsets are never negative (a misalignment).
+    ///
+    /// # Panics
+    /// If the offset is negative.
+    pub fn unsigned_offset(self) -> usize {
+        usize::try_from(self.offset).expect("this primitive's offsets are not negative")
+    }
 }
 
 /// Whose code an implementation is: ragged's own, or a peer it is compared with.
@@ -86,21 +98,24 @@ pub const NAMES: &[&str] = &[
     "chacha20-poly1305-open",
     "poly1305",
     "memcpy",
+    "memmove",
 ];
 
 /// The sizes `name` is measured at when `--sizes` is not given.
 pub fn default_sizes(name: &str) -> &'static [usize] {
     match name {
         "memcpy" => super::sizes::MEMCPY,
+        "memmove" => super::sizes::MEMMOVE,
         _ => super::sizes::DEFAULT,
     }
 }
 
-/// The offsets `name` is measured at, each at every size.
-fn offsets(name: &str) -> &'static [usize] {
+/// The offsets `name` is measured at for `size`.
+fn offsets(name: &str, size: usize) -> Vec<isize> {
     match name {
-        "memcpy" => super::memcpy::OFFSETS,
-        _ => &[0],
+        "memcpy" => super::memcpy::OFFSETS.to_vec(),
+        "memmove" => super::memmove::distances(size),
+        _ => vec![0],
     }
 }
 
@@ -115,9 +130,9 @@ pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Vec<Pr
     let cases: Vec<Case> = sizes
         .iter()
         .flat_map(|&size| {
-            offsets(name)
-                .iter()
-                .map(move |&offset| Case { size, offset })
+            offsets(name, size)
+                .into_iter()
+                .map(move |offset| Case { size, offset })
         })
         .collect();
     let part = |cases: Vec<Case>, implementations| Primitive {
@@ -138,6 +153,7 @@ pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Vec<Pr
         )],
         "chacha20-poly1305-open" => vec![part(cases, super::aead_open::open(selection))],
         "poly1305" => vec![part(cases, super::poly1305::poly1305(selection))],
+        "memmove" => vec![part(cases, super::memmove::memmove())],
         "memcpy" => {
             let (small, large): (Vec<Case>, Vec<Case>) = cases
                 .into_iter()
@@ -168,8 +184,9 @@ impl Buffer {
     /// The message of a case: `case.size` pattern bytes at `case.offset` past a
     /// 64-byte boundary.
     pub fn message(case: Case) -> Buffer {
-        let mut storage = vec![0u8; case.size + case.offset + ALIGN];
-        let start = storage.as_ptr().align_offset(ALIGN) + case.offset;
+        let offset = case.unsigned_offset();
+        let mut storage = vec![0u8; case.size + offset + ALIGN];
+        let start = storage.as_ptr().align_offset(ALIGN) + offset;
         let mut x: u32 = 0x9e37_79b9;
         for byte in &mut storage[start..start + case.size] {
             x ^= x << 13;
@@ -222,7 +239,7 @@ mod tests {
             let (a, b) = (Buffer::message(case), Buffer::message(case));
             assert_eq!(&a[..], &b[..]);
             assert_eq!(a.len(), 100);
-            assert_eq!(a.as_ptr() as usize % ALIGN, offset);
+            assert_eq!(a.as_ptr() as usize % ALIGN, case.unsigned_offset());
         }
         let short = Buffer::message(Case {
             size: 10,

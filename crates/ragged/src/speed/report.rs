@@ -37,8 +37,9 @@ pub fn tables(cpu: &str, run: &Results) -> String {
                 rows.iter()
                     .find(|m| m.case == *case && m.implementation == name)
             };
+            // `1420+3`, `1420-1`: the offset always with its sign.
             let mut line = vec![if offsets {
-                format!("{}+{}", case.size, case.offset)
+                format!("{}{:+}", case.size, case.offset)
             } else {
                 case.size.to_string()
             }];
@@ -113,7 +114,7 @@ struct JsonResult<'a> {
     primitive: &'a str,
     implementation: &'a str,
     size: usize,
-    offset: usize,
+    offset: isize,
     mb_per_s: f64,
 }
 
@@ -182,6 +183,32 @@ mod tests {
             header.contains("ragged-avx2  rustcrypto  openssl"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn offsets_show_their_sign() {
+        let moved = |offset: isize, mb_per_s: f64| Measurement {
+            primitive: "memmove",
+            case: Case { size: 1420, offset },
+            ..m("ragged", Role::Ragged, 1420, mb_per_s)
+        };
+        let run = Results {
+            measurements: vec![moved(-1, 100.0), moved(710, 200.0)],
+            rounds: 15,
+            mean_sample: Duration::from_millis(2),
+        };
+        let text = tables("test cpu", &run);
+        let labels: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.contains("size+offset"))
+            .skip(1)
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        assert_eq!(labels, ["1420-1", "1420+710"], "{text}");
+        let doc: serde_json::Value =
+            serde_json::from_str(&json("cpu x", &run.measurements)).unwrap();
+        assert_eq!(doc["results"][0]["offset"], -1);
+        assert_eq!(doc["results"][1]["offset"], 710);
     }
 
     #[test]

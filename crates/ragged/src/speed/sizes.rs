@@ -9,6 +9,10 @@ pub const DEFAULT: &[usize] = &[
 /// binary).
 pub const MEMCPY: &[usize] = &[16, 64, 256, 1420, 4096, 65536, 400_000_000];
 
+/// The default sizes of `memmove`: `memcpy`'s without the 400 MB one (a move within a
+/// buffer measures how an overlap is handled, which the small sizes show).
+pub const MEMMOVE: &[usize] = &[16, 64, 256, 1420, 4096, 65536];
+
 /// Under `--quick`, default sizes above this are skipped.
 pub const QUICK_MAX: usize = 1 << 20;
 
