@@ -120,24 +120,32 @@ fn quick_memmove_has_every_distance_and_implementation() {
     }
 }
 
-#[test]
-fn large_memcpy_leaves_the_slow_peers_out() {
+/// One round of `primitive` at 64 bytes and 5 MiB: the tables (stderr), and a lookup
+/// of the implementations (sorted) that ran at a size and offset.
+fn small_and_large(primitive: &str) -> (String, impl Fn(u64, i64) -> Vec<String>) {
     let out = speed(&[
-        "memcpy", "--quick", "--rounds", "1", "--sizes", "64,5M", "--json", "-",
+        primitive, "--quick", "--rounds", "1", "--sizes", "64,5M", "--json", "-",
     ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    let results = doc["results"].as_array().unwrap();
-    let at = |size: u64| {
-        let mut names: Vec<&str> = results
+    let results = doc["results"].as_array().unwrap().clone();
+    let at = move |size: u64, offset: i64| {
+        let mut names: Vec<String> = results
             .iter()
-            .filter(|r| r["size"] == size && r["offset"] == 3)
-            .map(|r| r["implementation"].as_str().unwrap())
+            .filter(|r| r["size"] == size && r["offset"] == offset)
+            .map(|r| r["implementation"].as_str().unwrap().to_owned())
             .collect();
         names.sort();
         names
     };
+    (stderr, at)
+}
+
+#[test]
+fn large_memcpy_leaves_the_slow_peers_out() {
+    let (stderr, at) = small_and_large("memcpy");
+    let at = |size| at(size, 3);
     assert_eq!(
         at(64),
         [
@@ -153,6 +161,20 @@ fn large_memcpy_leaves_the_slow_peers_out() {
     let row = stderr
         .lines()
         .find(|l| l.trim_start().starts_with("5242880+3"))
+        .expect("a 5M row");
+    assert!(row.contains(" -"), "{stderr}");
+}
+
+#[test]
+fn large_memmove_leaves_bytewise_out() {
+    let (stderr, at) = small_and_large("memmove");
+    assert_eq!(at(64, -32), ["bytewise", "glibc", "ragged", "ragged-word"]);
+    for offset in [-1, 1, -(5 << 19), 5 << 19] {
+        assert_eq!(at(5 << 20, offset), ["glibc", "ragged", "ragged-word"]);
+    }
+    let row = stderr
+        .lines()
+        .find(|l| l.trim_start().starts_with("5242880+2621440"))
         .expect("a 5M row");
     assert!(row.contains(" -"), "{stderr}");
 }

@@ -37,17 +37,17 @@ pub fn memcpy(large: bool) -> Vec<Box<dyn Implementation>> {
     if large {
         let pool = Pool::default();
         vec![
-            Box::new(Shared::<Ragged>::new(&pool)),
-            Box::new(Shared::<RaggedWord>::new(&pool)),
-            Box::new(Shared::<Glibc>::new(&pool)),
+            PerCase::<SharedRunner<Ragged>>::boxed(&pool),
+            PerCase::<SharedRunner<RaggedWord>>::boxed(&pool),
+            PerCase::<SharedRunner<Glibc>>::boxed(&pool),
         ]
     } else {
         vec![
-            Owned::<OwnedRunner<Ragged>>::boxed(),
-            Owned::<OwnedRunner<RaggedWord>>::boxed(),
-            Owned::<OwnedRunner<Glibc>>::boxed(),
-            Owned::<OwnedRunner<CoalignedOnly>>::boxed(),
-            Owned::<OwnedRunner<Bytewise>>::boxed(),
+            PerCase::<OwnedRunner<Ragged>>::boxed(&()),
+            PerCase::<OwnedRunner<RaggedWord>>::boxed(&()),
+            PerCase::<OwnedRunner<Glibc>>::boxed(&()),
+            PerCase::<OwnedRunner<CoalignedOnly>>::boxed(&()),
+            PerCase::<OwnedRunner<Bytewise>>::boxed(&()),
         ]
     }
 }
@@ -216,24 +216,28 @@ pub(super) fn pattern(buf: &mut [u8], seed: u64) {
     }
 }
 
-/// A runner with buffers of its own, made afresh for each case.
-pub(super) trait OwnRunner: Runner + Sized + 'static {
+/// A runner for one case of implementation `Of`, made from the case and what all the
+/// implementation's cases share: nothing (`()`) where each has buffers of its own, a
+/// [`Pool`] where the large cases share theirs.
+pub(super) trait CaseRunner: Runner + Sized + 'static {
     /// The implementation it runs.
     type Of: Named;
+    /// What the implementation hands every case.
+    type Shared: Clone + 'static;
     /// The buffers (and whatever else) of `case`.
-    fn new(case: Case) -> Self;
+    fn new(case: Case, shared: &Self::Shared) -> Self;
 }
 
-/// An implementation whose every case gets its own buffers, from [`OwnRunner::new`].
-pub(super) struct Owned<R>(PhantomData<R>);
+/// An implementation that makes an `R` for each case.
+pub(super) struct PerCase<R: CaseRunner>(R::Shared);
 
-impl<R: OwnRunner> Owned<R> {
-    pub(super) fn boxed() -> Box<dyn Implementation> {
-        Box::new(Owned::<R>(PhantomData))
+impl<R: CaseRunner> PerCase<R> {
+    pub(super) fn boxed(shared: &R::Shared) -> Box<dyn Implementation> {
+        Box::new(PerCase::<R>(shared.clone()))
     }
 }
 
-impl<R: OwnRunner> Implementation for Owned<R> {
+impl<R: CaseRunner> Implementation for PerCase<R> {
     fn name(&self) -> String {
         R::Of::NAME.into()
     }
@@ -243,7 +247,7 @@ impl<R: OwnRunner> Implementation for Owned<R> {
     }
 
     fn prepare(&self, case: Case) -> Box<dyn Runner> {
-        Box::new(R::new(case))
+        Box::new(R::new(case, &self.0))
     }
 }
 
@@ -253,10 +257,11 @@ struct OwnedRunner<C> {
     copier: PhantomData<C>,
 }
 
-impl<C: Copier> OwnRunner for OwnedRunner<C> {
+impl<C: Copier> CaseRunner for OwnedRunner<C> {
     type Of = C;
+    type Shared = ();
 
-    fn new(case: Case) -> Self {
+    fn new(case: Case, _: &()) -> Self {
         OwnedRunner {
             pair: Pair::new(case.size),
             offset: case.unsigned_offset(),
@@ -278,54 +283,35 @@ impl<C: Copier> Runner for OwnedRunner<C> {
     }
 }
 
-/// The buffers every large case of a size shares, one pair per size, handed out to
+/// The buffers every large case of a size shares, one `T` per size, handed out to
 /// every large implementation.
-#[derive(Clone, Default)]
-struct Pool(Rc<RefCell<Vec<Rc<RefCell<Pair>>>>>);
+pub(super) struct Pool<T>(SharedBy<Vec<(usize, SharedBy<T>)>>);
 
-impl Pool {
-    fn get(&self, size: usize) -> Rc<RefCell<Pair>> {
+/// The buffers of one size, held by every runner of the size.
+pub(super) type SharedBy<T> = Rc<RefCell<T>>;
+
+impl<T> Clone for Pool<T> {
+    fn clone(&self) -> Self {
+        Pool(self.0.clone())
+    }
+}
+
+impl<T> Default for Pool<T> {
+    fn default() -> Self {
+        Pool(Rc::default())
+    }
+}
+
+impl<T> Pool<T> {
+    /// The buffers of `size`, made by `make` the first time.
+    pub(super) fn get(&self, size: usize, make: impl FnOnce() -> T) -> SharedBy<T> {
         let mut list = self.0.borrow_mut();
-        if let Some(pair) = list.iter().find(|p| p.borrow().size == size) {
-            return pair.clone();
+        if let Some((_, buffers)) = list.iter().find(|(s, _)| *s == size) {
+            return buffers.clone();
         }
-        let pair = Rc::new(RefCell::new(Pair::new(size)));
-        list.push(pair.clone());
-        pair
-    }
-}
-
-/// An implementation on the shared buffers of its size.
-struct Shared<C> {
-    pool: Pool,
-    copier: PhantomData<C>,
-}
-
-impl<C> Shared<C> {
-    fn new(pool: &Pool) -> Self {
-        Shared {
-            pool: pool.clone(),
-            copier: PhantomData,
-        }
-    }
-}
-
-impl<C: Copier> Implementation for Shared<C> {
-    fn name(&self) -> String {
-        C::NAME.into()
-    }
-
-    fn role(&self) -> Role {
-        C::ROLE
-    }
-
-    fn prepare(&self, case: Case) -> Box<dyn Runner> {
-        Box::new(SharedRunner::<C> {
-            pair: self.pool.get(case.size),
-            offset: case.unsigned_offset(),
-            print: Vec::new(),
-            copier: PhantomData,
-        })
+        let buffers = Rc::new(RefCell::new(make()));
+        list.push((size, buffers.clone()));
+        buffers
     }
 }
 
@@ -337,9 +323,23 @@ struct SharedRunner<C> {
     copier: PhantomData<C>,
 }
 
+impl<C: Copier> CaseRunner for SharedRunner<C> {
+    type Of = C;
+    type Shared = Pool<Pair>;
+
+    fn new(case: Case, pool: &Pool<Pair>) -> Self {
+        SharedRunner {
+            pair: pool.get(case.size, || Pair::new(case.size)),
+            offset: case.unsigned_offset(),
+            print: Vec::new(),
+            copier: PhantomData,
+        }
+    }
+}
+
 /// Windows in a fingerprint, and bytes per window.
-const WINDOWS: usize = 64;
-const WINDOW: usize = 64;
+pub(super) const WINDOWS: usize = 64;
+pub(super) const WINDOW: usize = 64;
 
 impl<C: Copier> Runner for SharedRunner<C> {
     #[inline(never)]
@@ -358,7 +358,7 @@ impl<C: Copier> Runner for SharedRunner<C> {
 
 /// `WINDOWS` windows of `WINDOW` bytes (fewer if `data` is short) spread evenly from
 /// the first byte of `data` to its last, into `print`.
-fn fingerprint(data: &[u8], print: &mut Vec<u8>) {
+pub(super) fn fingerprint(data: &[u8], print: &mut Vec<u8>) {
     print.clear();
     let window = WINDOW.min(data.len());
     let span = data.len() - window;
@@ -411,17 +411,22 @@ mod tests {
         let size = 100_000;
         let mut runners: Vec<Box<dyn Runner>> = [1, 0]
             .iter()
-            .map(|&offset| Shared::<Ragged>::new(&pool).prepare(Case { size, offset }))
+            .map(|&offset| {
+                PerCase::<SharedRunner<Ragged>>::boxed(&pool).prepare(Case { size, offset })
+            })
             .collect();
         for runner in &mut runners {
             runner.run();
         }
         // Both share one destination, which now holds the offset-0 copy.
-        assert!(Rc::ptr_eq(&pool.get(size), &pool.get(size)));
+        assert!(Rc::ptr_eq(
+            &pool.get(size, || Pair::new(size)),
+            &pool.get(size, || Pair::new(size))
+        ));
         let (one, zero) = (runners[0].output(), runners[1].output());
         assert_eq!(one.len(), WINDOWS * WINDOW);
         assert_ne!(one, zero);
-        let pair = pool.get(size);
+        let pair = pool.get(size, || Pair::new(size));
         let mut pair = pair.borrow_mut();
         let mut want = Vec::new();
         fingerprint(pair.split(1).1, &mut want);

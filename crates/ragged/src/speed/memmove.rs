@@ -19,23 +19,38 @@
 //! between calls, which would add a second copy to every timed call. The sampler's
 //! cross-check compares the whole buffer, the bytes around both ranges included,
 //! after each implementation's first call from the same starting bytes.
+//!
+//! Above `memcpy`'s `LARGE` size the byte loop is left out, as there, and every
+//! implementation and distance of a size shares one buffer (see [`SharedMoves`]).
 
+use std::cell::RefCell;
 use std::hint::black_box;
 use std::marker::PhantomData;
 use std::ops::Range;
+use std::rc::Rc;
 
-use super::memcpy::{Bytewise, Glibc, Named, OwnRunner, Owned, PAGE, Ragged, RaggedWord};
-use super::memcpy::{WORD_KERNEL, pattern};
+use super::memcpy::{Bytewise, CaseRunner, Glibc, Named, PAGE, PerCase, Pool, Ragged, RaggedWord};
+use super::memcpy::{WORD_KERNEL, fingerprint, pattern};
 use super::registry::{ALIGN, Case, Implementation, Runner};
 
-/// The `memmove` implementations.
-pub fn memmove() -> Vec<Box<dyn Implementation>> {
-    vec![
-        Owned::<Moves<Ragged>>::boxed(),
-        Owned::<Moves<RaggedWord>>::boxed(),
-        Owned::<Moves<Glibc>>::boxed(),
-        Owned::<Moves<Bytewise>>::boxed(),
-    ]
+/// The `memmove` implementations for the cases of one part of the primitive: every one
+/// for sizes up to [`super::memcpy::LARGE`], the fast ones on shared buffers above it.
+pub fn memmove(large: bool) -> Vec<Box<dyn Implementation>> {
+    if large {
+        let pool = Pool::default();
+        vec![
+            PerCase::<SharedMoves<Ragged>>::boxed(&pool),
+            PerCase::<SharedMoves<RaggedWord>>::boxed(&pool),
+            PerCase::<SharedMoves<Glibc>>::boxed(&pool),
+        ]
+    } else {
+        vec![
+            PerCase::<Moves<Ragged>>::boxed(&()),
+            PerCase::<Moves<RaggedWord>>::boxed(&()),
+            PerCase::<Moves<Glibc>>::boxed(&()),
+            PerCase::<Moves<Bytewise>>::boxed(&()),
+        ]
+    }
 }
 
 /// The distances (`dst - src`) measured at `size`: one byte down and up, then half the
@@ -92,44 +107,88 @@ impl Mover for Bytewise {
     }
 }
 
-/// One case of one implementation: a buffer in which the same move is made each call.
-struct Moves<M> {
+/// The buffer moves of `size` bytes by up to `reach` bytes either way are made in, all
+/// pattern bytes: it starts on a page boundary with `reach` rounded up to a page (the
+/// room an upward move's source needs below the destination), then the destination,
+/// then `reach` bytes (a downward move's source reaches that far past it) and `ALIGN`
+/// more, so a stray write on either side shows in the output.
+struct Window {
     storage: Vec<u8>,
-    /// The buffer the move works in, `storage[start .. start + len]`: everything the
-    /// cross-check compares.
+    /// The buffer, `storage[start .. start + len]`.
     start: usize,
     len: usize,
-    /// The source and the destination, relative to `start`.
-    src: usize,
+    /// The destination, relative to `start`.
     dst: usize,
     size: usize,
-    mover: PhantomData<M>,
 }
 
-impl<M: Mover> OwnRunner for Moves<M> {
-    type Of = M;
-
-    /// The buffer starts on a page boundary and holds pattern bytes: `|offset|` rounded
-    /// up to a page (the room an upward move's source needs below the destination),
-    /// then the destination, then `|offset|` bytes (a downward move's source reaches
-    /// that far past it) and `ALIGN` more, so a stray write on either side shows in
-    /// the output.
-    fn new(case: Case) -> Self {
-        let reach = case.offset.unsigned_abs();
+impl Window {
+    fn new(size: usize, reach: usize) -> Window {
         let lead = reach.div_ceil(PAGE) * PAGE;
-        let len = lead + case.size + reach + ALIGN;
-        let mut storage = vec![0u8; PAGE + len];
+        let len = lead + size + reach + ALIGN;
+        let storage = vec![0u8; PAGE + len];
         let start = storage.as_ptr().align_offset(PAGE);
-        pattern(&mut storage[start..start + len], 0x2545_f491_4f6c_dd1d);
-        Moves {
+        let mut window = Window {
             storage,
             start,
             len,
-            src: lead
-                .checked_add_signed(-case.offset)
-                .expect("within the lead"),
             dst: lead,
-            size: case.size,
+            size,
+        };
+        window.fill();
+        window
+    }
+
+    /// Puts the pattern bytes back.
+    fn fill(&mut self) {
+        pattern(
+            &mut self.storage[self.start..self.start + self.len],
+            0x2545_f491_4f6c_dd1d,
+        );
+    }
+
+    /// The source of the move by `offset` (`dst - src`), relative to `start`.
+    fn src(&self, offset: isize) -> usize {
+        self.dst
+            .checked_add_signed(-offset)
+            .filter(|src| src + self.size <= self.len)
+            .expect("the window reaches this far")
+    }
+
+    /// `M`'s move of the bytes at `src` to the destination.
+    #[inline(always)]
+    fn move_from<M: Mover>(&mut self, src: usize) {
+        let buf = &mut self.storage[self.start..self.start + self.len];
+        M::move_within(
+            black_box(buf),
+            black_box(src..src + self.size),
+            black_box(self.dst),
+        );
+        black_box(&mut self.storage);
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.storage[self.start..self.start + self.len]
+    }
+}
+
+/// One case of one implementation: a window of its own in which the same move is made
+/// each call; the whole window is its output.
+struct Moves<M> {
+    window: Window,
+    src: usize,
+    mover: PhantomData<M>,
+}
+
+impl<M: Mover> CaseRunner for Moves<M> {
+    type Of = M;
+    type Shared = ();
+
+    fn new(case: Case, _: &()) -> Self {
+        let window = Window::new(case.size, case.offset.unsigned_abs());
+        Moves {
+            src: window.src(case.offset),
+            window,
             mover: PhantomData,
         }
     }
@@ -138,17 +197,63 @@ impl<M: Mover> OwnRunner for Moves<M> {
 impl<M: Mover> Runner for Moves<M> {
     #[inline(never)]
     fn run(&mut self) {
-        let buf = &mut self.storage[self.start..self.start + self.len];
-        M::move_within(
-            black_box(buf),
-            black_box(self.src..self.src + self.size),
-            black_box(self.dst),
-        );
-        black_box(&mut self.storage);
+        self.window.move_from::<M>(self.src);
     }
 
     fn output(&self) -> &[u8] {
-        &self.storage[self.start..self.start + self.len]
+        self.window.bytes()
+    }
+}
+
+/// One large case of one implementation, in the window every large case of its size
+/// shares (room for the longest distance). Its output is a fingerprint of the window
+/// taken right after each call (see `memcpy`). Its first call, the one the sampler
+/// cross-checks, first puts the pattern back, so every implementation's is checked
+/// from the same bytes, whatever moves the others made before; later calls move
+/// whatever the window holds, as [`Moves`] does.
+struct SharedMoves<M> {
+    window: Rc<RefCell<Window>>,
+    src: usize,
+    /// The fingerprint of this runner's last output.
+    print: Vec<u8>,
+    called: bool,
+    mover: PhantomData<M>,
+}
+
+impl<M: Mover> CaseRunner for SharedMoves<M> {
+    type Of = M;
+    type Shared = Pool<Window>;
+
+    fn new(case: Case, pool: &Pool<Window>) -> Self {
+        let reach = distances(case.size).iter().map(|d| d.unsigned_abs()).max();
+        let window = pool.get(case.size, || {
+            Window::new(case.size, reach.expect("every size has distances"))
+        });
+        let src = window.borrow().src(case.offset);
+        SharedMoves {
+            window,
+            src,
+            print: Vec::new(),
+            called: false,
+            mover: PhantomData,
+        }
+    }
+}
+
+impl<M: Mover> Runner for SharedMoves<M> {
+    #[inline(never)]
+    fn run(&mut self) {
+        let mut window = self.window.borrow_mut();
+        if !self.called {
+            window.fill();
+            self.called = true;
+        }
+        window.move_from::<M>(self.src);
+        fingerprint(window.bytes(), &mut self.print);
+    }
+
+    fn output(&self) -> &[u8] {
+        &self.print
     }
 }
 
@@ -204,22 +309,60 @@ mod tests {
             for offset in distances(size) {
                 let case = Case { size, offset };
                 let mut runners: Vec<Box<dyn Runner>> =
-                    memmove().iter().map(|imp| imp.prepare(case)).collect();
-                let mut want = Moves::<Glibc>::new(case);
+                    memmove(false).iter().map(|imp| imp.prepare(case)).collect();
+                let mut want = Window::new(size, offset.unsigned_abs());
                 // The destination on a page boundary, the source `offset` below it.
-                let dst = want.storage.as_ptr() as usize + want.start + want.dst;
-                assert_eq!(dst % PAGE, 0);
-                assert_eq!(want.dst as isize - want.src as isize, offset);
+                assert_eq!(want.bytes()[want.dst..].as_ptr() as usize % PAGE, 0);
+                let src = want.src(offset);
+                assert_eq!(want.dst as isize - src as isize, offset);
                 for _ in 0..2 {
-                    let (src, dst) = (want.src, want.dst);
-                    let buf = &mut want.storage[want.start..want.start + want.len];
-                    reference(buf, src..src + size, dst);
+                    let dst = want.dst;
+                    let len = want.len;
+                    let start = want.start;
+                    reference(&mut want.storage[start..start + len], src..src + size, dst);
                     for runner in &mut runners {
                         runner.run();
-                        assert_eq!(runner.output(), want.output(), "{size}{offset:+}");
+                        assert_eq!(runner.output(), want.bytes(), "{size}{offset:+}");
                     }
                 }
             }
         }
+    }
+
+    /// Each implementation's first call on the window of its size, made in turn as the
+    /// sampler does (after the others moved in it), against the move from the pattern;
+    /// `M`'s second call against two moves.
+    fn check_shared<M: Mover>(pool: &Pool<Window>, case: Case) -> Rc<RefCell<Window>> {
+        let mut want = Window::new(case.size, case.size / 2);
+        let (src, dst, start, len) = (want.src(case.offset), want.dst, want.start, want.len);
+        let mut runner = SharedMoves::<M>::new(case, pool);
+        let mut print = Vec::new();
+        for _ in 0..2 {
+            reference(
+                &mut want.storage[start..start + len],
+                src..src + case.size,
+                dst,
+            );
+            fingerprint(want.bytes(), &mut print);
+            runner.run();
+            assert_eq!(runner.output(), print, "{} {case:?}", M::NAME);
+        }
+        runner.window
+    }
+
+    #[test]
+    fn shared_runners_start_from_the_same_bytes_and_then_move_on() {
+        let names: Vec<String> = memmove(true).iter().map(|imp| imp.name()).collect();
+        assert_eq!(names, ["ragged", "ragged-word", "glibc"]);
+        let pool = Pool::default();
+        let size = 5000;
+        let mut windows = Vec::new();
+        for offset in distances(size) {
+            let case = Case { size, offset };
+            windows.push(check_shared::<Ragged>(&pool, case));
+            windows.push(check_shared::<RaggedWord>(&pool, case));
+            windows.push(check_shared::<Glibc>(&pool, case));
+        }
+        assert!(windows.iter().all(|w| Rc::ptr_eq(w, &windows[0])));
     }
 }

@@ -60,7 +60,8 @@ bytewise ('-').
 memmove moves bytes inside one buffer, the destination overlapping the source; its \
 rows read 'size+offset' with offset the signed distance dst - src: '1420-1' moves 1420 \
 bytes one byte down (destination below the source), '1420+710' moves them 710 bytes up. \
-Each size is moved 1 and size/2 bytes (size/2 only from 4 bytes on) down and up.
+Each size is moved 1 and size/2 bytes (size/2 only from 4 bytes on) down and up; \
+above 4 MiB it leaves out bytewise ('-').
 
 Every implementation of a primitive runs in this one process, interleaved: each round \
 times every implementation once per size (the order rotated between rounds), each \

@@ -122,8 +122,8 @@ fn offsets(name: &str, size: usize) -> Vec<isize> {
 /// The primitive called `name` with a case per size and offset, or `None` if unknown.
 ///
 /// A primitive may come in parts, each a [`Primitive`] of the same name with some of
-/// the cases and the implementations that run them: `memcpy` leaves its slow peers out
-/// above [`super::memcpy::LARGE`] bytes. The report joins the parts into one table
+/// the cases and the implementations that run them: `memcpy` and `memmove` leave their
+/// slow peers out above [`super::memcpy::LARGE`] bytes. The report joins the parts into one table
 /// (a `-` where an implementation did not run).
 pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Vec<Primitive>> {
     let name: &'static str = NAMES.iter().find(|n| **n == name)?;
@@ -153,14 +153,17 @@ pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Vec<Pr
         )],
         "chacha20-poly1305-open" => vec![part(cases, super::aead_open::open(selection))],
         "poly1305" => vec![part(cases, super::poly1305::poly1305(selection))],
-        "memmove" => vec![part(cases, super::memmove::memmove())],
-        "memcpy" => {
+        "memcpy" | "memmove" => {
             let (small, large): (Vec<Case>, Vec<Case>) = cases
                 .into_iter()
                 .partition(|c| c.size <= super::memcpy::LARGE);
+            let implementations = match name {
+                "memcpy" => super::memcpy::memcpy,
+                _ => super::memmove::memmove,
+            };
             vec![
-                part(small, super::memcpy::memcpy(false)),
-                part(large, super::memcpy::memcpy(true)),
+                part(small, implementations(false)),
+                part(large, implementations(true)),
             ]
         }
         _ => return None,
