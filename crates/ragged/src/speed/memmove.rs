@@ -5,12 +5,14 @@
 //! `dst - src` in bytes: negative moves the bytes down (the destination starts below
 //! the source, so a copy may run lowest address first), positive moves them up (a copy
 //! must start from the highest address). Each size is moved one byte down and up, where
-//! source and destination share all but one byte, so no word or vector can be stored
-//! before the bytes it covers have been read, and half its size down and up. The row
-//! `1420-1` is a 1420-byte move one byte down, `1420+710` one 710 bytes up.
+//! source and destination share all but one byte, so nearly every store overwrites
+//! source bytes and only a copy in the right direction works, and half its size down
+//! and up. The row `1420-1` is a 1420-byte move one byte down, `1420+710` one 710 bytes
+//! up.
 //!
-//! The destination starts on a page boundary and the source `offset` bytes below it,
-//! the same for every implementation (see [`Moves`]).
+//! The destination starts on a page boundary and the source `offset` bytes below it
+//! (above it for a negative offset), the same for every implementation (see
+//! [`Window`]).
 //!
 //! Every call repeats the same move in the same buffer: the same addresses, length and
 //! direction for every implementation. A move overwrites part of its own source, so the
