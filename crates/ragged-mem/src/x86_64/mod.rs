@@ -232,31 +232,69 @@ fn rep_distance_ok(dst: *const u8, src: *const u8) -> bool {
     ahead == 0 || ahead >= REP_MOVSB_BAD_DISTANCE
 }
 
-/// The out-of-line part of [`memmove`]: disjoint buffers go to [`memcpy_large`];
-/// overlapping ones to the vector loop in the direction that reads each source byte
-/// before it is overwritten.
+/// The out-of-line part of [`memmove`], shaped like [`memcpy_large`]: up to
+/// [`SSE2_MAX`] the copy itself (the size classes load everything before they store,
+/// so any overlap is fine), above it one test of the cached features and a tail call.
 ///
 /// # Safety
 /// As for [`memmove`].
 #[inline(never)]
 unsafe fn memmove_large(dst: *mut u8, src: *const u8, n: usize) {
-    if n <= SSE2_MAX {
-        // SAFETY: caller guarantee; the size classes load everything before storing.
-        return unsafe { copy_medium::<Sse2, Sse2>(dst, src, n) };
-    }
-    let features = cpu::features();
-    // SAFETY: all branches: caller guarantee; the direction matches the overlap;
-    // AVX2 functions only when the CPU reported AVX2; `memcpy_avx2` gets disjoint
-    // buffers of more than `SSE2_MAX` bytes.
+    // SAFETY: caller guarantee; the AVX2 entry only when the CPU reported AVX2. Before
+    // the first detection the cache reads 0 and the move takes `memmove_other`, which
+    // detects.
     unsafe {
-        if features & cpu::AVX2 == 0 {
-            memmove_without_avx2(dst, src, n, features);
-        } else if disjoint(dst, src, n) {
-            memcpy_avx2(dst, src, n);
-        } else if forward_is_safe(dst, src, n) {
-            copy_forward_avx2(dst, src, n);
+        if n <= SSE2_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n)
+        } else if cpu::cached() & cpu::AVX2 != 0 {
+            memmove_avx2(dst, src, n)
         } else {
-            copy_backward_avx2(dst, src, n);
+            memmove_other(dst, src, n)
+        }
+    }
+}
+
+/// Move of more than [`SSE2_MAX`] bytes on an AVX2 CPU: up to 256 B the eight
+/// overlapping vectors, which load everything before they store (no overlap test);
+/// above that disjoint buffers as [`memcpy_avx2`], overlapping ones with the AVX2 loop
+/// in the direction that reads each source byte before it is overwritten.
+///
+/// # Safety
+/// As for [`memmove`], with `n > SSE2_MAX`; the CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn memmove_avx2(dst: *mut u8, src: *const u8, n: usize) {
+    debug_assert!(n > SSE2_MAX);
+    // SAFETY: caller guarantee; `SSE2_MAX == 4 * 32`, so `n <= 256` is the class of
+    // `copy_upto8v`; `memcpy_avx2` gets disjoint buffers of more than `SSE2_MAX`
+    // bytes; the loops' direction matches the overlap; AVX2 is enabled here.
+    unsafe {
+        if n <= 8 * 32 {
+            vector::copy_upto8v::<Avx2>(dst, src, n)
+        } else if disjoint(dst, src, n) {
+            memcpy_avx2(dst, src, n)
+        } else if forward_is_safe(dst, src, n) {
+            vector::loop_forward::<Avx2>(dst, src, n)
+        } else {
+            vector::loop_backward::<Avx2>(dst, src, n)
+        }
+    }
+}
+
+/// Move of more than [`SSE2_MAX`] bytes when the cache did not say AVX2: detects if
+/// that has not happened yet, then goes to [`memmove_avx2`] or
+/// [`memmove_without_avx2`].
+///
+/// # Safety
+/// As for [`memmove`].
+#[inline(never)]
+unsafe fn memmove_other(dst: *mut u8, src: *const u8, n: usize) {
+    let features = cpu::features();
+    // SAFETY: caller guarantee (`n > SSE2_MAX`); AVX2 only when the CPU reported it.
+    unsafe {
+        if features & cpu::AVX2 != 0 {
+            memmove_avx2(dst, src, n)
+        } else {
+            memmove_without_avx2(dst, src, n, features)
         }
     }
 }
