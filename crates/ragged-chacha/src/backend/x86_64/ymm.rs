@@ -59,6 +59,7 @@ unsafe impl Lanes for Ymm {
     // -> 1.05x of ring with AVX2, 1268 -> 1479 MB/s with SSSE3 (the scalar and vector
     // units work side by side instead of one pass after the other).
     const INTERLEAVE_MAC: bool = true;
+    const SPILL_TWO_ROWS: bool = true;
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
