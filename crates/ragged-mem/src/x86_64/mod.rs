@@ -50,16 +50,25 @@ pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 
 /// Copies `n` bytes between disjoint buffers.
 ///
+/// Above [`SSE2_MAX`] on a CPU the cache already knows has AVX2, the call goes
+/// straight to [`memcpy_avx2`] rather than through [`memcpy_large`]: measured on the
+/// Zen 3 (`ragged speed memcpy`, four alternating runs of each build), 256 B went from
+/// 0.86x to 0.95–1.00x glibc, while 16 and 64 B went from 1.46x and 1.12x to 1.36x and
+/// 1.06–1.20x (LLVM no longer inlined `copy` into the benchmark loop).
+///
 /// # Safety
 /// `src` valid for reading and `dst` for writing `n` bytes; no overlap.
 #[inline(always)]
 pub(crate) unsafe fn memcpy(dst: *mut u8, src: *const u8, n: usize) {
-    // SAFETY: all branches: caller guarantee; each callee's size range is checked.
+    // SAFETY: all branches: caller guarantee; each callee's size range is checked;
+    // the AVX2 entry only when the cache says the CPU has AVX2.
     unsafe {
         if n <= 16 {
             copy_upto16(dst, src, n);
         } else if n <= INLINE_MAX {
             copy_medium::<Sse2, Sse2>(dst, src, n);
+        } else if n > SSE2_MAX && cpu::cached() & cpu::AVX2 != 0 {
+            memcpy_avx2(dst, src, n);
         } else {
             memcpy_large(dst, src, n);
         }
@@ -119,7 +128,8 @@ unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
     }
 }
 
-/// The out-of-line part of [`memcpy`]: up to [`SSE2_MAX`] the copy itself, above it
+/// The out-of-line part of [`memcpy`] (sizes above [`SSE2_MAX`] reach it only before
+/// the first detection or without AVX2): up to [`SSE2_MAX`] the copy itself, above it
 /// one feature test and a tail call. Kept tiny (no callee-saved registers to push), so
 /// the AVX2 path costs a load, a test and a jump more than glibc's one indirect call.
 ///
