@@ -60,6 +60,7 @@ unsafe impl Lanes for Ymm {
     // units work side by side instead of one pass after the other).
     const INTERLEAVE_MAC: bool = true;
     const SPILL_TWO_ROWS: bool = true;
+    const NINTH_BLOCK: bool = true;
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
