@@ -14,16 +14,24 @@ pub(crate) struct Ymm(pub(crate) __m256i);
 #[repr(align(32))]
 struct Pattern([u8; 32]);
 
-/// `vpshufb` pattern rotating each 32-bit lane left by 16 bits (per 128-bit half).
-static ROT16: Pattern = Pattern([
-    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14,
-    15, 12, 13,
-]);
-/// `vpshufb` pattern rotating each 32-bit lane left by 8 bits (per 128-bit half).
-static ROT8: Pattern = Pattern([
-    3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15,
-    12, 13, 14,
-]);
+/// The `vpshufb` patterns rotating each 32-bit lane left by 16 bits ([`ROT16`]) and by
+/// 8 bits ([`ROT8`]), per 128-bit half. One static, so one address reaches both:
+/// where the general-purpose registers are all taken (the ninth block), the compiler
+/// reloaded each pattern's address from the GOT at every use, 8 loads a double round.
+static PATTERNS: [Pattern; 2] = [
+    Pattern([
+        2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,
+        14, 15, 12, 13,
+    ]),
+    Pattern([
+        3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10,
+        15, 12, 13, 14,
+    ]),
+];
+/// Index of the rotate-by-16 pattern in [`PATTERNS`].
+const ROT16: usize = 0;
+/// Index of the rotate-by-8 pattern in [`PATTERNS`].
+const ROT8: usize = 1;
 
 /// Loads a shuffle pattern through an address the optimizer cannot see into, at each
 /// use. With a visible constant LLVM rewrites the byte rotations (one `vpshufb` became
@@ -94,7 +102,7 @@ unsafe impl Lanes for Ymm {
     #[inline(always)]
     unsafe fn rotl16(self) -> Self {
         // SAFETY: AVX2.
-        Ymm(unsafe { _mm256_shuffle_epi8(self.0, opaque_load(&ROT16)) })
+        Ymm(unsafe { _mm256_shuffle_epi8(self.0, opaque_load(&PATTERNS[ROT16])) })
     }
     #[inline(always)]
     unsafe fn rotl12(self) -> Self {
@@ -104,7 +112,7 @@ unsafe impl Lanes for Ymm {
     #[inline(always)]
     unsafe fn rotl8(self) -> Self {
         // SAFETY: AVX2.
-        Ymm(unsafe { _mm256_shuffle_epi8(self.0, opaque_load(&ROT8)) })
+        Ymm(unsafe { _mm256_shuffle_epi8(self.0, opaque_load(&PATTERNS[ROT8])) })
     }
     #[inline(always)]
     unsafe fn rotl7(self) -> Self {
