@@ -68,6 +68,8 @@ unsafe impl Lanes for Ymm {
     // units work side by side instead of one pass after the other).
     const INTERLEAVE_MAC: bool = true;
     const SPILL_TWO_ROWS: bool = true;
+    // Zen 3, against OpenSSL, two alternating runs: 16 and 64 KiB 0.94x -> 1.00x (the
+    // round loop 146 -> 267 instructions a double round, at about the same speed).
     const NINTH_BLOCK: bool = true;
 
     #[inline(always)]
