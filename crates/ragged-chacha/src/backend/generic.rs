@@ -373,25 +373,8 @@ unsafe fn batch<V: Lanes>(
     // and every access below stays within `len` bytes (the tail within `before + len`),
     // and the key's 64 bytes.
     unsafe {
-        let init = initial::<V>(state, counter);
-        let mut x = init;
-        rounds_interleaved(&mut x, state.double_rounds, extras);
-        for i in 0..16 {
-            x[i] = x[i].add(init[i]);
-        }
-        let mut ks = V::transpose(x);
-        if let Some(key) = extras.key_block() {
-            // Block 0 is the first 64 bytes in message order: to the key; the message
-            // takes the vectors after it.
-            let skip = 64 / V::BYTES;
-            for (i, v) in ks[..skip].iter().enumerate() {
-                v.store(key.as_mut_ptr().add(i * V::BYTES));
-            }
-            for i in 0..16 - skip {
-                ks[i] = ks[i + skip];
-            }
-            extras.key_ready();
-        } else if len == 64 * V::BLOCKS {
+        let mut ks = keystream_vectors::<V>(state, counter, extras);
+        if !split_key_block(&mut ks, extras) && len == 64 * V::BLOCKS {
             xor_full_batch(&ks, input, output);
             return;
         }
@@ -441,7 +424,6 @@ unsafe fn batch_nine<V: Lanes>(state: &State, counter: u64, input: *const u8, ou
     // `64 * (V::BLOCKS + 1)` bytes.
     unsafe {
         let w = &state.words;
-        let init = initial::<V>(state, counter);
         // The ninth block's initial words, as `initial` lays them out (counter in words
         // 12 and 13). Built as plain integers: through `initial::<Word>` the call
         // measured 1-2% slower at 16 and 64 KiB (AVX2, Zen 3).
@@ -455,13 +437,9 @@ unsafe fn batch_nine<V: Lanes>(state: &State, counter: u64, input: *const u8, ou
             x: words,
             parked: [words[8], words[9], words[10], words[11]],
         };
-        let mut x = init;
-        rounds_interleaved(&mut x, state.double_rounds, &mut ninth);
+        let ks = keystream_vectors::<V>(state, counter, &mut ninth);
         unpark(&mut ninth.x, &ninth.parked);
-        for i in 0..16 {
-            x[i] = x[i].add(init[i]);
-        }
-        xor_full_batch(&V::transpose(x), input, output);
+        xor_full_batch(&ks, input, output);
         // The ninth block, eight bytes at a time.
         let (i9, o9) = (input.add(64 * V::BLOCKS), output.add(64 * V::BLOCKS));
         for k in 0..8 {
@@ -473,6 +451,51 @@ unsafe fn batch_nine<V: Lanes>(state: &State, counter: u64, input: *const u8, ou
             o9.add(8 * k).cast::<u64>().write_unaligned(out.to_le());
         }
     }
+}
+
+/// The keystream of blocks `counter ..` as `V::BLOCKS` blocks of transposed vectors
+/// (`V::BYTES` consecutive bytes each): the initial state, the rounds (with `extras`
+/// between them) and the feed-forward.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+unsafe fn keystream_vectors<V: Lanes>(
+    state: &State,
+    counter: u64,
+    extras: &mut impl BatchExtras,
+) -> [V; 16] {
+    // SAFETY: the CPU has V's features.
+    unsafe {
+        let init = initial::<V>(state, counter);
+        let mut x = init;
+        rounds_interleaved(&mut x, state.double_rounds, extras);
+        for i in 0..16 {
+            x[i] = x[i].add(init[i]);
+        }
+        V::transpose(x)
+    }
+}
+
+/// Where `extras` takes a key block: stores block 0 (the first 64 bytes of `ks`, in
+/// message order) there, moves the vectors after it to the front for the message, and
+/// tells `extras` the key is ready. Returns whether it did.
+///
+/// # Safety
+/// The CPU has the features `V` requires; `ks` holds at least one block.
+#[inline(always)]
+unsafe fn split_key_block<V: Lanes>(ks: &mut [V], extras: &mut impl BatchExtras) -> bool {
+    let Some(key) = extras.key_block() else {
+        return false;
+    };
+    let skip = 64 / V::BYTES;
+    for (i, v) in ks[..skip].iter().enumerate() {
+        // SAFETY: `i * V::BYTES + V::BYTES <= 64`: inside the key; V's features.
+        unsafe { v.store(key.as_mut_ptr().add(i * V::BYTES)) };
+    }
+    ks.copy_within(skip.., 0);
+    extras.key_ready();
+    true
 }
 
 /// XORs a full batch of keystream (`ks`, transposed: `V::BYTES` consecutive bytes
@@ -625,17 +648,7 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
             let message = R::rows_to_message([a.add(a0), b.add(b0), c.add(c0), d.add(d0)]);
             ks[4 * s..4 * s + 4].copy_from_slice(&message);
         }
-        if let Some(key) = extras.key_block() {
-            // As in `batch`: block 0 to the key, the message from the vector after.
-            let skip = 64 / R::BYTES;
-            for (i, v) in ks[..skip].iter().enumerate() {
-                v.store(key.as_mut_ptr().add(i * R::BYTES));
-            }
-            for i in 0..4 * SETS - skip {
-                ks[i] = ks[i + skip];
-            }
-            extras.key_ready();
-        }
+        split_key_block(&mut ks[..4 * SETS], extras);
         match SETS {
             1 => {
                 write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3]);
@@ -660,12 +673,12 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
 
 /// One batch of `len` bytes (`0 < len <= 64 * W::BLOCKS`, one block less with a key
 /// block): in the row form where its blocks fit in up to `MAX_ROW_SETS` sets, else a
-/// vertical `W` batch.
+/// vertical batch of the narrowest of `W`, `M`, `N` that holds them.
 ///
 /// # Safety
-/// As for [`batch`] with `W` and `H`.
+/// As for [`batch`] with `W`, `M`, `N` and `H`.
 #[inline(always)]
-unsafe fn one_batch<W: Lanes, H: Rows, E: BatchExtras>(
+unsafe fn one_batch<W: Lanes, M: Lanes, N: Lanes, H: Rows, E: BatchExtras>(
     state: &State,
     counter: u64,
     input: *const u8,
@@ -684,7 +697,7 @@ unsafe fn one_batch<W: Lanes, H: Rows, E: BatchExtras>(
         } else if blocks <= MAX_ROW_SETS * H::ROW_BLOCKS {
             rows_batch::<H, 3>(state, counter, input, output, len, before, extras);
         } else {
-            batch::<W>(state, counter, input, output, len, before, extras);
+            vertical_rest::<W, M, N, _>(state, counter, input, output, len, before, extras);
         }
     }
 }
@@ -709,7 +722,7 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
         let (counter, done) = full_batches::<W>(state, counter, input, output, len);
         if len > done {
             let (i, o) = (input.add(done), output.add(done));
-            vertical_rest::<W, M, N>(state, counter, i, o, len - done, done)
+            vertical_rest::<W, M, N, _>(state, counter, i, o, len - done, done, &mut ())
         }
     }
 }
@@ -732,16 +745,9 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
     // (No closures here: they would not inherit the caller's target features.)
     unsafe {
         let (counter, done) = full_batches::<W>(state, counter, input, output, len);
-        let (i, o, rest) = (input.add(done), output.add(done), len - done);
-        if rest == 0 {
-        } else if rest <= 64 * H::ROW_BLOCKS {
-            rows_batch::<H, 1>(state, counter, i, o, rest, done, &mut ())
-        } else if rest <= 128 * H::ROW_BLOCKS {
-            rows_batch::<H, 2>(state, counter, i, o, rest, done, &mut ())
-        } else if rest <= 192 * H::ROW_BLOCKS {
-            rows_batch::<H, 3>(state, counter, i, o, rest, done, &mut ())
-        } else {
-            vertical_rest::<W, M, N>(state, counter, i, o, rest, done)
+        if len > done {
+            let (i, o) = (input.add(done), output.add(done));
+            one_batch::<W, M, N, H, _>(state, counter, i, o, len - done, done, &mut ());
         }
     }
 }
@@ -810,27 +816,30 @@ unsafe fn full_batches<W: Lanes>(
     (counter, done)
 }
 
-/// The remainder as one vertical batch of the narrowest type that holds it.
+/// The remainder as one vertical batch of the narrowest type that holds its blocks
+/// (the key block included, where `extras` takes one).
 ///
 /// # Safety
-/// As for [`batch`] with `len <= 64 * W::BLOCKS`.
+/// As for [`batch`] with `len <= 64 * W::BLOCKS` (one block less with a key block).
 #[inline(always)]
-unsafe fn vertical_rest<W: Lanes, M: Lanes, N: Lanes>(
+unsafe fn vertical_rest<W: Lanes, M: Lanes, N: Lanes, E: BatchExtras>(
     state: &State,
     counter: u64,
     input: *const u8,
     output: *mut u8,
     len: usize,
     before: usize,
+    extras: &mut E,
 ) {
-    // SAFETY: forwarded.
+    let blocks = len.div_ceil(64) + usize::from(E::KEY_BLOCK);
+    // SAFETY: forwarded; each batch type holds `blocks` blocks.
     unsafe {
-        if len <= 64 * N::BLOCKS {
-            batch::<N>(state, counter, input, output, len, before, &mut ());
-        } else if len <= 64 * M::BLOCKS {
-            batch::<M>(state, counter, input, output, len, before, &mut ());
+        if blocks <= N::BLOCKS {
+            batch::<N>(state, counter, input, output, len, before, extras);
+        } else if blocks <= M::BLOCKS {
+            batch::<M>(state, counter, input, output, len, before, extras);
         } else {
-            batch::<W>(state, counter, input, output, len, before, &mut ());
+            batch::<W>(state, counter, input, output, len, before, extras);
         }
     }
 }
@@ -885,7 +894,7 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
         } else {
             len.min(64 * (W::BLOCKS - 1))
         };
-        one_batch::<W, H, _>(state, 0, input, output, first, 0, &mut KeyBlock(&mut key));
+        one_batch::<W, W, W, H, _>(state, 0, input, output, first, 0, &mut KeyBlock(&mut key));
         mac.key(&key);
         wipe(&mut key);
         let counter = 1 + (first / 64) as u64;
@@ -953,7 +962,7 @@ pub(crate) unsafe fn open<W: Lanes, H: Rows, A: Absorb>(
             ciphertext: input,
             len: whole,
         };
-        one_batch::<W, H, _>(state, 0, input, output, first, 0, &mut on_key);
+        one_batch::<W, W, W, H, _>(state, 0, input, output, first, 0, &mut on_key);
         wipe(&mut key);
         if first < len {
             let (i, o) = (input.add(first), output.add(first));
@@ -1002,7 +1011,7 @@ unsafe fn interleaved_batches<W: Lanes, H: Rows, A: Absorb, const SEAL: bool>(
             let mut between =
                 AbsorbBetween::new(mac, src.add(from), to - from, state.double_rounds);
             let (i, o) = (input.add(done), output.add(done));
-            one_batch::<W, H, _>(state, counter, i, o, this, done, &mut between);
+            one_batch::<W, W, W, H, _>(state, counter, i, o, this, done, &mut between);
         }
         absorbed = to;
         done += this;
