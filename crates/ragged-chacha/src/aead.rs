@@ -5,7 +5,7 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use subtle::ConstantTimeEq;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::ZeroizeOnDrop;
 
 use crate::backend::Backend;
 use crate::backend::poly1305::Poly1305Backend;
@@ -14,6 +14,7 @@ use crate::error::Error;
 pub use crate::poly1305::TAG_LEN;
 use crate::poly1305::{AeadMac, tag_verdict};
 use crate::variant::{self, Variant};
+use crate::wipe::wipe;
 
 /// The longest plaintext (and ciphertext, tag excluded) the AEADs take:
 /// (2^32 - 1) × 64 = 274,877,906,880 bytes. The payload starts at block 1 of a
@@ -172,7 +173,7 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         unsafe { self.backend.open(&state, ptr, ptr, len, &mut mac) };
         let mut expected = mac.finish_tail(&tail[..len - whole], len);
         let equal = expected[..].ct_eq(&tag[..]);
-        expected.zeroize();
+        wipe(&mut expected);
         tag_verdict(equal, buf)
     }
 
@@ -226,7 +227,7 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         let mut block0 = take_block0(&mut self.cipher(nonce));
         let mut key = [0u8; 32];
         key.copy_from_slice(&block0[..32]);
-        block0.zeroize();
+        wipe(&mut block0);
         key
     }
 
@@ -281,7 +282,7 @@ impl<V: AeadVariant> fmt::Debug for ChaChaPoly1305<V> {
 
 impl<V: AeadVariant> Drop for ChaChaPoly1305<V> {
     fn drop(&mut self) {
-        self.key.zeroize();
+        wipe(&mut self.key);
     }
 }
 

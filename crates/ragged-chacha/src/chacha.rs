@@ -3,13 +3,14 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::ZeroizeOnDrop;
 
 use crate::backend::Backend;
 use crate::error::Error;
 use crate::state::State;
 use crate::variant::Variant;
 use crate::variant::sealed::Sealed;
+use crate::wipe::wipe;
 
 /// A ChaCha stream cipher of variant `V`; see the aliases [`crate::ChaCha20`] and
 /// friends.
@@ -273,7 +274,7 @@ impl<V: Variant> fmt::Debug for ChaCha<V> {
 impl<V: Variant> Drop for ChaCha<V> {
     fn drop(&mut self) {
         if self.buffer_used {
-            self.buffer.zeroize();
+            wipe(&mut self.buffer);
         }
     }
 }

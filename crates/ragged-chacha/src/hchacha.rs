@@ -1,9 +1,8 @@
 //! HChaCha: derives a 256-bit subkey from a key and a 128-bit input (XChaCha's first step).
 
-use zeroize::Zeroize;
-
 use crate::backend::portable::permute;
 use crate::state::{SIGMA, le_word};
+use crate::wipe::wipe;
 
 /// HChaCha with `R` rounds (20 or 12 in practice): the ChaCha permutation of
 /// constants ‖ key ‖ input, keeping words 0..4 and 12..16 without the final addition.
@@ -21,8 +20,8 @@ pub fn hchacha<const R: u32>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
     for (i, w) in mixed[..4].iter().chain(&mixed[12..]).enumerate() {
         out[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
     }
-    words.zeroize();
-    mixed.zeroize();
+    wipe(&mut words);
+    wipe(&mut mixed);
     out
 }
 

@@ -49,6 +49,7 @@ pub mod poly1305;
 pub mod rustcrypto;
 mod state;
 pub mod variant;
+mod wipe;
 
 pub use aead::ChaChaPoly1305;
 pub use any_aead::{AeadKind, AnyAead};

@@ -3,11 +3,12 @@
 use core::fmt;
 
 use subtle::{Choice, ConstantTimeEq};
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::ZeroizeOnDrop;
 
 use crate::backend::generic::Absorb;
 use crate::backend::poly1305::{MacState, Poly1305Backend};
 use crate::error::Error;
+use crate::wipe::wipe;
 
 /// Bytes in a Poly1305 key: `r` (clamped) then `s`.
 pub const KEY_LEN: usize = 32;
@@ -50,7 +51,7 @@ impl Poly1305 {
         r.copy_from_slice(&key[..16]);
         s.copy_from_slice(&key[16..]);
         let state = MacState::new(&r);
-        r.zeroize();
+        wipe(&mut r);
         Poly1305 {
             state,
             s,
@@ -127,7 +128,7 @@ impl Poly1305 {
     pub fn verify(self, expected: &[u8; TAG_LEN]) -> Result<(), Error> {
         let mut tag = self.finalize();
         let equal = tag[..].ct_eq(&expected[..]);
-        tag.zeroize();
+        wipe(&mut tag);
         tag_verdict(equal, &mut [])
     }
 }
@@ -233,8 +234,8 @@ impl Absorb for AeadMac<'_> {
 
 impl Drop for AeadMac<'_> {
     fn drop(&mut self) {
-        self.state.zeroize();
-        self.s.zeroize();
+        self.state.wipe();
+        wipe(&mut self.s);
     }
 }
 
@@ -257,9 +258,9 @@ impl fmt::Debug for Poly1305 {
 
 impl Drop for Poly1305 {
     fn drop(&mut self) {
-        self.state.zeroize();
-        self.s.zeroize();
-        self.buffer.zeroize();
+        self.state.wipe();
+        wipe(&mut self.s);
+        wipe(&mut self.buffer);
     }
 }
 

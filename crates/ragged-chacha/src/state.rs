@@ -1,6 +1,7 @@
 //! The 16-word ChaCha input state shared by every variant and backend.
 
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use crate::wipe::wipe;
+use zeroize::ZeroizeOnDrop;
 
 /// "expand 32-byte k" as four little-endian words.
 pub(crate) const SIGMA: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
@@ -38,7 +39,7 @@ impl State {
 
 impl Drop for State {
     fn drop(&mut self) {
-        self.words.zeroize();
+        wipe(&mut self.words);
     }
 }
 

@@ -1,10 +1,9 @@
 //! The members of the ChaCha family: how a key and nonce become the initial state,
 //! how many rounds, and how far the block counter reaches.
 
-use zeroize::Zeroize;
-
 use crate::hchacha::hchacha;
 use crate::state::{State, le_word};
+use crate::wipe::wipe;
 
 /// A ChaCha variant; implemented by the marker types of this module only.
 pub trait Variant: sealed::Sealed {
@@ -65,7 +64,7 @@ impl<const R: u32> sealed::Sealed for XChaCha<R> {
             [0, le_word(&nonce[16..]), le_word(&nonce[20..])],
             R,
         );
-        subkey.zeroize();
+        wipe(&mut subkey);
         state
     }
 }

@@ -16,6 +16,7 @@
 
 use super::portable::Word;
 use crate::state::State;
+use crate::wipe::wipe;
 
 /// The lane operations a backend provides.
 ///
@@ -1098,12 +1099,4 @@ impl<A: Absorb> BatchExtras for AbsorbBetween<'_, A> {
             self.next = self.next.add(n);
         }
     }
-}
-
-/// Overwrites key material with zeros in a way the optimizer keeps.
-#[inline(always)]
-pub(crate) fn wipe(buf: &mut [u8; 64]) {
-    // SAFETY: a valid, aligned, exclusively borrowed array.
-    unsafe { core::ptr::write_volatile(buf, [0; 64]) };
-    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }

@@ -273,7 +273,7 @@ impl Backend {
         // SAFETY: the 64-byte buffer is ours; the CPU condition is the caller's.
         unsafe { self.xor_keystream(state, 0, kp, kp, 64) };
         mac.key(&key);
-        generic::wipe(&mut key);
+        crate::wipe::wipe(&mut key);
     }
 
     /// The AEAD's open: the Poly1305 key (keystream block 0) to `mac.key`, the whole

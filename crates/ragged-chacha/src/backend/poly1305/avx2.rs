@@ -61,6 +61,7 @@
 use core::arch::x86_64::*;
 
 use super::portable::MacState;
+use crate::wipe::wipe;
 
 /// Runs of fewer blocks than this stay on the portable code: building the powers of
 /// `r` (three scalar multiplications and the tables, per run), moving `h` in and out
@@ -113,15 +114,8 @@ impl Powers {
 
 impl Drop for Powers {
     fn drop(&mut self) {
-        // One volatile store of each whole table (a few vector stores, where
-        // `zeroize` would store element by element), then a fence so the wipe is not
-        // reordered before the last use.
-        // SAFETY: both are valid, aligned, exclusively borrowed arrays.
-        unsafe {
-            core::ptr::write_volatile(&mut self.r4, [[0; 2]; 9]);
-            core::ptr::write_volatile(&mut self.last, [[0; 2]; 9]);
-        }
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        wipe(&mut self.r4);
+        wipe(&mut self.last);
     }
 }
 

@@ -62,6 +62,7 @@
 use core::arch::x86_64::*;
 
 use super::portable::MacState;
+use crate::wipe::wipe;
 
 /// Runs of fewer blocks than this go to the AVX2 backend (and, below its own threshold,
 /// the portable code). **Not measured** — the project has no IFMA hardware, only an
@@ -110,23 +111,15 @@ impl Powers {
         let step = mult(pow[8]);
         let lanes: [[u64; 5]; 8] = core::array::from_fn(|l| mult(pow[8 - BLOCK_OF_LANE[l]]));
         let last = core::array::from_fn(|i| core::array::from_fn(|l| lanes[l][i]));
-        // SAFETY: `pow` is a valid, aligned local array; volatile so the dead store is
-        // kept.
-        unsafe { core::ptr::write_volatile(&mut pow, [[0; 3]; 9]) };
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        wipe(&mut pow);
         Powers { step, last }
     }
 }
 
 impl Drop for Powers {
     fn drop(&mut self) {
-        // SAFETY: both are valid, aligned, exclusively borrowed arrays; volatile so the
-        // dead stores are kept.
-        unsafe {
-            core::ptr::write_volatile(&mut self.step, [0; 5]);
-            core::ptr::write_volatile(&mut self.last, [[0; 8]; 5]);
-        }
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        wipe(&mut self.step);
+        wipe(&mut self.last);
     }
 }
 

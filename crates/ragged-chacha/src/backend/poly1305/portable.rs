@@ -9,7 +9,8 @@
 //! of 32-bit multiplies elsewhere, neither of which branches on its operands.
 
 use subtle::{Choice, ConditionallySelectable};
-use zeroize::Zeroize;
+
+use crate::wipe::wipe;
 
 /// `r`'s clamp (RFC 8439 §2.5): the top four bits of every 32-bit word and the
 /// bottom two bits of words 1..3 cleared, split into its two 64-bit halves.
@@ -25,10 +26,12 @@ pub(crate) struct MacState {
     pub(crate) r: [u64; 2],
 }
 
-impl Zeroize for MacState {
-    fn zeroize(&mut self) {
-        self.h.zeroize();
-        self.r.zeroize();
+impl MacState {
+    /// Overwrites the accumulator and the key with zeros.
+    #[inline(always)]
+    pub(crate) fn wipe(&mut self) {
+        wipe(&mut self.h);
+        wipe(&mut self.r);
     }
 }
 
