@@ -485,7 +485,10 @@ unsafe fn keystream_vectors<V: Lanes>(
 /// # Safety
 /// The CPU has the features `V` requires; `ks` holds at least one block.
 #[inline(always)]
-unsafe fn split_key_block<V: Lanes>(ks: &mut [V], extras: &mut impl BatchExtras) -> bool {
+unsafe fn split_key_block<V: Lanes, const N: usize>(
+    ks: &mut [V; N],
+    extras: &mut impl BatchExtras,
+) -> bool {
     let Some(key) = extras.key_block() else {
         return false;
     };
@@ -494,13 +497,12 @@ unsafe fn split_key_block<V: Lanes>(ks: &mut [V], extras: &mut impl BatchExtras)
         // SAFETY: `i * V::BYTES + V::BYTES <= 64`: inside the key; V's features.
         unsafe { v.store(key.as_mut_ptr().add(i * V::BYTES)) };
     }
-    // Element by element, not `copy_within`: after inlining the vectors live in
-    // registers and this is a renaming, where `copy_within` is a call to `memmove`
-    // through the stack (320 and 448 bytes for three row sets and a wide batch; with
-    // AVX2 a `vzeroupper` and the call on every such seal).
-    for i in skip..ks.len() {
-        ks[i - skip] = ks[i];
-    }
+    // A new array, not a copy loop or `copy_within`: after inlining the vectors live
+    // in registers and this is a renaming, where the others became a `vzeroupper` and
+    // a call to `memmove` through the stack on every such seal (`copy_within` with
+    // AVX2 and AVX-512, the loop with AVX-512).
+    let shifted = *ks;
+    *ks = core::array::from_fn(|i| shifted[(i + skip).min(N - 1)]);
     extras.key_ready();
     true
 }
@@ -655,7 +657,7 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
             let message = R::rows_to_message([a.add(a0), b.add(b0), c.add(c0), d.add(d0)]);
             ks[4 * s..4 * s + 4].copy_from_slice(&message);
         }
-        split_key_block(&mut ks[..4 * SETS], extras);
+        split_key_block(&mut ks, extras);
         match SETS {
             1 => {
                 write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3]);
