@@ -87,6 +87,15 @@ pub(crate) unsafe trait Lanes: Copy {
 pub(crate) unsafe trait Rows: Lanes {
     /// Blocks in one set of four row vectors: one per 128-bit lane.
     const ROW_BLOCKS: usize = Self::BYTES / 16;
+    /// Whether a row-form batch of two sets and one block more computes that block in
+    /// the general-purpose registers beside the two sets (see [`rows_batch`]) rather
+    /// than as a third set. The row form is bound by the vector units (on Zen 3 its
+    /// shifts and shuffles share two of the four vector pipes: a round loop measured
+    /// 32.3, 37.8 and 41.9 cycles a double round for one, two and three sets), while
+    /// the integer units idle beside it. Beside a single set the scalar block measured
+    /// slower than a second set (AVX2, Zen 3: ChaCha20 192 B 1409 -> 1357 MB/s), so it
+    /// only replaces a third one.
+    const SCALAR_BLOCK: bool = false;
 
     /// Row `r` (words `4r..4r+4`) of `words` in every 128-bit lane.
     unsafe fn row(words: &[u32; 16], r: usize) -> Self;
@@ -99,6 +108,17 @@ pub(crate) unsafe trait Rows: Lanes {
     /// Reorders the rows `[a, b, c, d]` of the blocks into keystream vectors in
     /// message order (vector `i` is bytes `i * BYTES..`).
     unsafe fn rows_to_message(rows: [Self; 4]) -> [Self; 4];
+    /// Vector `i` (`i < 64 / BYTES`) of a block given as its sixteen keystream words:
+    /// bytes `i * BYTES..` of the block, in message order.
+    #[inline(always)]
+    unsafe fn block_vector(words: &[u32; 16], i: usize) -> Self {
+        let mut bytes = [0u8; 64];
+        for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        // SAFETY: `i * BYTES + BYTES <= 64`; the caller upholds the CPU features.
+        unsafe { Self::load(bytes.as_ptr().add(i * Self::BYTES)) }
+    }
 }
 
 /// One quarter round on `N` independent column or diagonal sets at once (all four of
@@ -391,7 +411,8 @@ unsafe fn batch<V: Lanes>(
     }
 }
 
-/// The ninth block of a [`batch_nine`]: its sixteen words as one-word lanes (the
+/// The ninth block of a [`batch_nine`] (and the scalar block of a [`rows_batch`]
+/// with `SCALAR`): its sixteen words as one-word lanes (the
 /// portable backend's), run pair by pair between the vector pairs with the same
 /// [`quarter_round_pair`]. Like the vector rows, two of words 8 ..= 11 wait in memory
 /// while the quarter rounds that do not use them run (`parked`, volatile): that frees
@@ -401,6 +422,39 @@ unsafe fn batch<V: Lanes>(
 struct NinthBlock {
     x: [Word; 16],
     parked: [Word; 4],
+}
+
+impl NinthBlock {
+    /// The block at `counter` of `state`, its initial words as `initial` lays them out
+    /// (counter in words 12 and 13). Built as plain integers: through `initial::<Word>`
+    /// the call measured 1-2% slower at 16 and 64 KiB (AVX2, Zen 3).
+    #[inline(always)]
+    fn new(state: &State, counter: u64) -> Self {
+        let words = Self::initial(state, counter).map(Word);
+        NinthBlock {
+            x: words,
+            parked: [words[8], words[9], words[10], words[11]],
+        }
+    }
+
+    /// The initial words of the block at `counter`.
+    #[inline(always)]
+    fn initial(state: &State, counter: u64) -> [u32; 16] {
+        let w = &state.words;
+        let mut s = *w;
+        s[12] = counter as u32;
+        s[13] = w[13].wrapping_add((counter >> 32) as u32);
+        s
+    }
+
+    /// After the rounds: the block's keystream words (the parked words taken back,
+    /// the initial words of the block at `counter` added).
+    #[inline(always)]
+    fn keystream(mut self, state: &State, counter: u64) -> [u32; 16] {
+        unpark(&mut self.x, &self.parked);
+        let init = Self::initial(state, counter);
+        core::array::from_fn(|i| self.x[i].0.wrapping_add(init[i]))
+    }
 }
 
 impl BatchExtras for NinthBlock {
@@ -424,29 +478,15 @@ unsafe fn batch_nine<V: Lanes>(state: &State, counter: u64, input: *const u8, ou
     // SAFETY: the CPU has V's features; every access is within the batch's
     // `64 * (V::BLOCKS + 1)` bytes.
     unsafe {
-        let w = &state.words;
-        // The ninth block's initial words, as `initial` lays them out (counter in words
-        // 12 and 13). Built as plain integers: through `initial::<Word>` the call
-        // measured 1-2% slower at 16 and 64 KiB (AVX2, Zen 3).
         let last = counter.wrapping_add(V::BLOCKS as u64);
-        let mut s = *w;
-        s[12] = last as u32;
-        s[13] = w[13].wrapping_add((last >> 32) as u32);
-        let s_init = s;
-        let words = s.map(Word);
-        let mut ninth = NinthBlock {
-            x: words,
-            parked: [words[8], words[9], words[10], words[11]],
-        };
+        let mut ninth = NinthBlock::new(state, last);
         let ks = keystream_vectors::<V>(state, counter, &mut ninth);
-        unpark(&mut ninth.x, &ninth.parked);
         xor_full_batch(&ks, input, output);
+        let words = ninth.keystream(state, last);
         // The ninth block, eight bytes at a time.
         let (i9, o9) = (input.add(64 * V::BLOCKS), output.add(64 * V::BLOCKS));
         for k in 0..8 {
-            let lo = ninth.x[2 * k].0.wrapping_add(s_init[2 * k]);
-            let hi = ninth.x[2 * k + 1].0.wrapping_add(s_init[2 * k + 1]);
-            let word = u64::from(lo) | (u64::from(hi) << 32);
+            let word = u64::from(words[2 * k]) | (u64::from(words[2 * k + 1]) << 32);
             let src = i9.add(8 * k).cast::<u64>().read_unaligned();
             let out = u64::from_le(src) ^ word;
             o9.add(8 * k).cast::<u64>().write_unaligned(out.to_le());
@@ -606,14 +646,16 @@ const MAX_ROW_SETS: usize = 3;
 
 /// Keystream for up to `MAX_ROW_SETS * R::ROW_BLOCKS` blocks in the row form: `SETS`
 /// (1 to 3) independent sets of row vectors, interleaved so their dependency chains
-/// overlap, XORed into the first `len` bytes (`0 < len <= 64 * SETS * R::ROW_BLOCKS`).
-/// `extras` as for [`batch`] (with a key block,
-/// `len <= 64 * (SETS * R::ROW_BLOCKS - 1)`).
+/// overlap, and with `SCALAR` one block more after them in the general-purpose
+/// registers (a [`NinthBlock`], its quarter rounds placed between the vector rounds),
+/// XORed into the first `len` bytes
+/// (`0 < len <= 64 * (SETS * R::ROW_BLOCKS + SCALAR)`). `extras` as for [`batch`]
+/// (with a key block, one block less).
 ///
 /// # Safety
 /// As for [`batch`].
 #[inline(always)]
-unsafe fn rows_batch<R: Rows, const SETS: usize>(
+unsafe fn rows_batch<R: Rows, const SETS: usize, const SCALAR: bool>(
     state: &State,
     counter: u64,
     input: *const u8,
@@ -637,33 +679,69 @@ unsafe fn rows_batch<R: Rows, const SETS: usize>(
         for (set, d) in x.iter_mut().zip(d0) {
             set[3] = d;
         }
+        let last = counter.wrapping_add((SETS * R::ROW_BLOCKS) as u64);
+        let mut scalar = NinthBlock::new(state, last);
         for round in 0..state.double_rounds {
+            if SCALAR {
+                scalar.between_pairs(0);
+            }
             for [a, b, c, d] in x.iter_mut() {
                 row_round(a, b, c, d);
+            }
+            if SCALAR {
+                scalar.between_pairs(1);
             }
             for [a, _, c, d] in x.iter_mut() {
                 diagonalize(a, c, d);
             }
+            if SCALAR {
+                scalar.between_pairs(2);
+            }
             for [a, b, c, d] in x.iter_mut() {
                 row_round(a, b, c, d);
+            }
+            if SCALAR {
+                scalar.between_pairs(3);
             }
             for [a, _, c, d] in x.iter_mut() {
                 undiagonalize(a, c, d);
             }
             extras.after_double_round(round);
         }
-        let mut ks = [a0; 4 * MAX_ROW_SETS];
+        let mut ks = [a0; 4 * MAX_ROW_SETS + 4];
         for (s, ([a, b, c, d], d0)) in x.into_iter().zip(d0).enumerate() {
             let message = R::rows_to_message([a.add(a0), b.add(b0), c.add(c0), d.add(d0)]);
             ks[4 * s..4 * s + 4].copy_from_slice(&message);
         }
+        let per_block = 64 / R::BYTES;
+        let vectors = 4 * SETS + if SCALAR { per_block } else { 0 };
+        if SCALAR {
+            let words = scalar.keystream(state, last);
+            for i in 0..per_block {
+                ks[4 * SETS + i] = R::block_vector(&words, i);
+            }
+        }
         split_key_block(&mut ks, extras);
-        match SETS {
-            1 => {
+        match vectors {
+            4 => {
                 write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3]);
             }
-            2 => {
+            5 | 6 => {
+                write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3, 4, 5]);
+            }
+            7 | 8 => {
                 write_keystream!(R, ks, input, output, len, before, [0, 1, 2, 3, 4, 5, 6, 7]);
+            }
+            9 | 10 => {
+                write_keystream!(
+                    R,
+                    ks,
+                    input,
+                    output,
+                    len,
+                    before,
+                    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                );
             }
             _ => {
                 write_keystream!(
@@ -700,11 +778,13 @@ unsafe fn one_batch<W: Lanes, M: Lanes, N: Lanes, H: Rows, E: BatchExtras>(
     // SAFETY: forwarded; each batch type holds `blocks` blocks.
     unsafe {
         if blocks <= H::ROW_BLOCKS {
-            rows_batch::<H, 1>(state, counter, input, output, len, before, extras);
+            rows_batch::<H, 1, false>(state, counter, input, output, len, before, extras);
         } else if blocks <= 2 * H::ROW_BLOCKS {
-            rows_batch::<H, 2>(state, counter, input, output, len, before, extras);
+            rows_batch::<H, 2, false>(state, counter, input, output, len, before, extras);
+        } else if H::SCALAR_BLOCK && blocks == 2 * H::ROW_BLOCKS + 1 {
+            rows_batch::<H, 2, true>(state, counter, input, output, len, before, extras);
         } else if blocks <= MAX_ROW_SETS * H::ROW_BLOCKS {
-            rows_batch::<H, 3>(state, counter, input, output, len, before, extras);
+            rows_batch::<H, 3, false>(state, counter, input, output, len, before, extras);
         } else {
             vertical_rest::<W, M, N, _>(state, counter, input, output, len, before, extras);
         }
@@ -958,7 +1038,7 @@ pub(crate) unsafe fn open<W: Lanes, H: Rows, A: Absorb>(
     unsafe {
         if W::INTERLEAVE_MAC && 1 + len.div_ceil(64) > MAX_ROW_SETS * H::ROW_BLOCKS {
             let kp = key.as_mut_ptr();
-            rows_batch::<H, 1>(state, 0, kp, kp, 64, 0, &mut ());
+            rows_batch::<H, 1, false>(state, 0, kp, kp, 64, 0, &mut ());
             mac.key(&key);
             wipe(&mut key);
             interleaved_batches::<W, H, A, false>(state, input, output, len, 0, 1, mac);
