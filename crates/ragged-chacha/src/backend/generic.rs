@@ -167,6 +167,12 @@ pub(crate) trait BatchExtras {
     /// one block more than the message takes).
     const KEY_BLOCK: bool = false;
 
+    /// Whether [`BatchExtras::after_double_round`] does integer work of its own (the
+    /// AEAD's interleaved Poly1305): the batch then leaves the general-purpose
+    /// registers to it rather than computing a block there (see
+    /// [`Rows::SCALAR_BLOCK`]).
+    const SCALAR_WORK: bool = false;
+
     /// Where the batch's first block goes instead of into the message, if anywhere:
     /// the AEAD's one-time key, from the batch that starts its message.
     #[inline(always)]
@@ -781,7 +787,7 @@ unsafe fn one_batch<W: Lanes, M: Lanes, N: Lanes, H: Rows, E: BatchExtras>(
             rows_batch::<H, 1, false>(state, counter, input, output, len, before, extras);
         } else if blocks <= 2 * H::ROW_BLOCKS {
             rows_batch::<H, 2, false>(state, counter, input, output, len, before, extras);
-        } else if H::SCALAR_BLOCK && blocks == 2 * H::ROW_BLOCKS + 1 {
+        } else if H::SCALAR_BLOCK && !E::SCALAR_WORK && blocks == 2 * H::ROW_BLOCKS + 1 {
             rows_batch::<H, 2, true>(state, counter, input, output, len, before, extras);
         } else if blocks <= MAX_ROW_SETS * H::ROW_BLOCKS {
             rows_batch::<H, 3, false>(state, counter, input, output, len, before, extras);
@@ -1169,6 +1175,8 @@ impl<'a, A: Absorb> AbsorbBetween<'a, A> {
 }
 
 impl<A: Absorb> BatchExtras for AbsorbBetween<'_, A> {
+    const SCALAR_WORK: bool = true;
+
     #[inline(always)]
     fn after_double_round(&mut self, round: u32) {
         let n = 16 * (self.per_round + usize::from((round as usize) < self.extra));
