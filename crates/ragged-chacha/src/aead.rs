@@ -9,6 +9,7 @@ use zeroize::ZeroizeOnDrop;
 
 use crate::backend::Backend;
 use crate::backend::poly1305::Poly1305Backend;
+use crate::backend::poly1305::portable::tail_words;
 use crate::chacha::ChaCha;
 use crate::error::Error;
 pub use crate::poly1305::TAG_LEN;
@@ -165,13 +166,11 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         let (ptr, len) = (buf.as_mut_ptr(), buf.len());
         // The kernel decrypts in place: the ciphertext's last partial block is kept
         // for the MAC first.
-        let whole = len & !15;
-        let mut tail = [0u8; 16];
-        tail[..len - whole].copy_from_slice(&buf[whole..]);
+        let tail = tail_words(&buf[len & !15..]);
         // SAFETY: in place over `buf`; the backend was checked available when chosen;
         // the length check keeps the payload within blocks 1..2^32.
         unsafe { self.backend.open(&state, ptr, ptr, len, &mut mac) };
-        let mut expected = mac.finish_tail(&tail[..len - whole], len);
+        let mut expected = mac.finish_tail(tail, len);
         let equal = expected[..].ct_eq(&tag[..]);
         wipe(&mut expected);
         tag_verdict(equal, buf)

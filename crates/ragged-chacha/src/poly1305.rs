@@ -6,6 +6,7 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::ZeroizeOnDrop;
 
 use crate::backend::generic::Absorb;
+use crate::backend::poly1305::portable::tail_words;
 use crate::backend::poly1305::{MacState, Poly1305Backend};
 use crate::error::Error;
 use crate::wipe::wipe;
@@ -184,9 +185,7 @@ impl<'a> AeadMac<'a> {
             self.backend.blocks(&mut self.state, &data[..whole]);
         }
         if whole != data.len() {
-            let mut block = [0u8; BLOCK_LEN];
-            block[..data.len() - whole].copy_from_slice(&data[whole..]);
-            self.state.blocks(&block, 1);
+            self.state.block_words(tail_words(&data[whole..]), 1);
         }
     }
 
@@ -194,18 +193,18 @@ impl<'a> AeadMac<'a> {
     /// whole blocks).
     pub(crate) fn finish(self, ciphertext: &[u8]) -> [u8; TAG_LEN] {
         let len = ciphertext.len();
-        self.finish_tail(&ciphertext[len & !15..], len)
+        self.finish_tail(tail_words(&ciphertext[len & !15..]), len)
     }
 
     /// The tag of a `len`-byte ciphertext whose whole blocks the kernel has absorbed,
-    /// given its last `len % 16` bytes.
-    pub(crate) fn finish_tail(mut self, tail: &[u8], len: usize) -> [u8; TAG_LEN] {
-        debug_assert_eq!(tail.len(), len % 16);
-        self.absorb_padded(tail);
-        let mut lengths = [0u8; 16];
-        lengths[..8].copy_from_slice(&(self.aad.len() as u64).to_le_bytes());
-        lengths[8..].copy_from_slice(&(len as u64).to_le_bytes());
-        self.state.blocks(&lengths, 1);
+    /// given its last `len % 16` bytes as [`tail_words`] makes them (ignored when
+    /// there are none).
+    pub(crate) fn finish_tail(mut self, tail: [u64; 2], len: usize) -> [u8; TAG_LEN] {
+        if !len.is_multiple_of(16) {
+            self.state.block_words(tail, 1);
+        }
+        self.state
+            .block_words([self.aad.len() as u64, len as u64], 1);
         self.state.finish(&self.s)
     }
 }

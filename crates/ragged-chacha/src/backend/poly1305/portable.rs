@@ -91,6 +91,46 @@ fn block_limbs(block: &[u8], hibit: u64) -> [u64; 3] {
     [le64(&block[..8]), le64(&block[8..16]), hibit]
 }
 
+/// `h + m` for a block `m` below 2^129: the top limb grows by at most 2.
+#[inline(always)]
+fn add_block([h0, h1, h2]: [u64; 3], [m0, m1, m2]: [u64; 3]) -> [u64; 3] {
+    let t = u128::from(h0) + u128::from(m0);
+    let x0 = t as u64;
+    let t = u128::from(h1) + u128::from(m1) + (t >> 64);
+    [x0, t as u64, h2 + m2 + (t >> 64) as u64]
+}
+
+/// The first `tail.len()` (below 16) bytes of a block from `tail`, the rest zero, as
+/// two little-endian words: built in registers from at most two loads a word, so
+/// the MAC's last partial block costs no copy into a zeroed buffer (a `memcpy` call,
+/// then loads that must wait for its stores). Branches on the length only.
+#[inline(always)]
+pub(crate) fn tail_words(tail: &[u8]) -> [u64; 2] {
+    let n = tail.len();
+    assert!(n < 16, "a partial block");
+    // The bytes of `tail[at..at + len]` (len <= 8) as a little-endian word, from two
+    // overlapping loads of the largest power of two that fits.
+    let word = |at: usize, len: usize| -> u64 {
+        let bytes = &tail[at..at + len];
+        if len >= 4 {
+            let low = u64::from(u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")));
+            let high = u32::from_le_bytes(bytes[len - 4..].try_into().expect("4 bytes"));
+            // `high` holds bytes len-4..len; the first 8-len of them are in `low`.
+            low | ((u64::from(high) >> (8 * (8 - len))) << 32)
+        } else {
+            bytes
+                .iter()
+                .enumerate()
+                .fold(0, |w, (i, &b)| w | (u64::from(b) << (8 * i)))
+        }
+    };
+    if n >= 8 {
+        [le64(&tail[..8]), word(8, n - 8)]
+    } else {
+        [word(0, n), 0]
+    }
+}
+
 impl MacState {
     /// A fresh accumulator for the (unclamped) key half `r`.
     pub(crate) fn new(r: &[u8; 16]) -> Self {
@@ -129,16 +169,19 @@ impl MacState {
             return;
         };
         // x = h + m1 (with the 2^128 bit): top limb at most 4 + 1 + 1.
-        let [h0, h1, h2] = self.h;
-        let [m0, m1, m2] = block_limbs(first, hibit);
-        let t = u128::from(h0) + u128::from(m0);
-        let x0 = t as u64;
-        let t = u128::from(h1) + u128::from(m1) + (t >> 64);
-        let mut x = [x0, t as u64, h2 + m2 + (t >> 64) as u64];
+        let mut x = add_block(self.h, block_limbs(first, hibit));
         for block in blocks {
             x = mul_r_plus(x, r0, r1, s1, block_limbs(block, hibit));
         }
         self.h = mul_r_plus(x, r0, r1, s1, [0; 3]);
+    }
+
+    /// Absorbs one block given as two little-endian words, with `hibit` at bit 128.
+    #[inline(always)]
+    pub(crate) fn block_words(&mut self, [m0, m1]: [u64; 2], hibit: u64) {
+        let [r0, r1] = self.r;
+        let x = add_block(self.h, [m0, m1, hibit]);
+        self.h = mul_r_plus(x, r0, r1, r1 + (r1 >> 2), [0; 3]);
     }
 
     /// `h · r mod p`, partly reduced to the accumulator's invariant (`[2] <= 4`), for
@@ -172,5 +215,25 @@ impl MacState {
         tag[..8].copy_from_slice(&t0.to_le_bytes());
         tag[8..].copy_from_slice(&t1.to_le_bytes());
         tag
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every length below 16, from every position of a longer buffer: the words of
+    /// the bytes copied into a zeroed block.
+    #[test]
+    fn tail_words_are_the_zero_padded_block() {
+        let src: [u8; 32] = core::array::from_fn(|i| 0x81 + 7 * i as u8);
+        for n in 0..16 {
+            for at in 0..=32 - n {
+                let mut block = [0u8; 16];
+                block[..n].copy_from_slice(&src[at..at + n]);
+                let want = [le64(&block[..8]), le64(&block[8..])];
+                assert_eq!(tail_words(&src[at..at + n]), want, "{n} bytes at {at}");
+            }
+        }
     }
 }
