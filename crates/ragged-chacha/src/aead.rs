@@ -4,7 +4,6 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use subtle::ConstantTimeEq;
 use zeroize::ZeroizeOnDrop;
 
 use crate::backend::Backend;
@@ -13,7 +12,7 @@ use crate::backend::poly1305::portable::tail_words;
 use crate::chacha::ChaCha;
 use crate::error::Error;
 pub use crate::poly1305::TAG_LEN;
-use crate::poly1305::{AeadMac, tag_verdict};
+use crate::poly1305::{AeadMac, tag_verdict, tags_equal};
 use crate::variant::{self, Variant};
 use crate::wipe::wipe;
 
@@ -171,7 +170,7 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         // the length check keeps the payload within blocks 1..2^32.
         unsafe { self.backend.open(&state, ptr, ptr, len, &mut mac) };
         let mut expected = mac.finish_tail(tail, len);
-        let equal = expected[..].ct_eq(&tag[..]);
+        let equal = tags_equal(&expected, tag);
         wipe(&mut expected);
         tag_verdict(equal, buf)
     }
