@@ -47,8 +47,9 @@ impl AeadKind {
 ///
 /// For a choice made at run time (the CLI, the self-test). Per packet in a hot loop,
 /// prefer the typed [`ChaCha20Poly1305`] or [`XChaCha20Poly1305`]: constructing and
-/// sealing through this enum measured 15-20% slower at 16-64 bytes (AVX2, Zen 3; the
-/// compiler moves the enum through memory in pieces the next loads must wait for).
+/// sealing through this enum measured 10-12% slower at 16-64 bytes, 15-17% with a
+/// `with_backend` call (AVX2, Zen 3; the compiler moves the enum through memory in
+/// pieces that the next loads must wait for).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum AnyAead {
