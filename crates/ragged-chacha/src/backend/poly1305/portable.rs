@@ -226,7 +226,7 @@ mod tests {
     /// the bytes copied into a zeroed block.
     #[test]
     fn tail_words_are_the_zero_padded_block() {
-        let src: [u8; 32] = core::array::from_fn(|i| 0x81 + 7 * i as u8);
+        let src: [u8; 32] = core::array::from_fn(|i| (0x81 + 7 * i) as u8);
         for n in 0..16 {
             for at in 0..=32 - n {
                 let mut block = [0u8; 16];
