@@ -205,15 +205,24 @@ pub(crate) trait BatchExtras {
 /// A plain keystream batch.
 impl BatchExtras for () {}
 
-/// A batch whose first block is the AEAD's one-time key.
-struct KeyBlock<'a>(&'a mut [u8; 64]);
+/// The extras of a seal's first batch: the key block goes to `key`, and as soon as it
+/// is there the MAC is keyed, so that its setup overlaps the batch's stores.
+struct KeyToMac<'a, A: Absorb> {
+    key: &'a mut [u8; 64],
+    mac: &'a mut A,
+}
 
-impl BatchExtras for KeyBlock<'_> {
+impl<A: Absorb> BatchExtras for KeyToMac<'_, A> {
     const KEY_BLOCK: bool = true;
 
     #[inline(always)]
     fn key_block(&mut self) -> Option<&mut [u8; 64]> {
-        Some(self.0)
+        Some(self.key)
+    }
+
+    #[inline(always)]
+    fn key_ready(&mut self) {
+        self.mac.key(self.key);
     }
 }
 
@@ -989,8 +998,11 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
         } else {
             len.min(64 * (W::BLOCKS - 1))
         };
-        one_batch::<W, W, W, H, _>(state, 0, input, output, first, 0, &mut KeyBlock(&mut key));
-        mac.key(&key);
+        let mut on_key = KeyToMac {
+            key: &mut key,
+            mac: &mut *mac,
+        };
+        one_batch::<W, W, W, H, _>(state, 0, input, output, first, 0, &mut on_key);
         wipe(&mut key);
         let counter = 1 + (first / 64) as u64;
         if !W::INTERLEAVE_MAC {
