@@ -162,26 +162,29 @@ impl MacState {
     #[inline(always)]
     pub(crate) fn blocks(&mut self, data: &[u8], hibit: u64) {
         debug_assert_eq!(data.len() % 16, 0);
-        let [r0, r1] = self.r;
-        let s1 = r1 + (r1 >> 2);
-        let mut blocks = data.chunks_exact(16);
-        let Some(first) = blocks.next() else {
-            return;
-        };
-        // x = h + m1 (with the 2^128 bit): top limb at most 4 + 1 + 1.
-        let mut x = add_block(self.h, block_limbs(first, hibit));
-        for block in blocks {
-            x = mul_r_plus(x, r0, r1, s1, block_limbs(block, hibit));
-        }
-        self.h = mul_r_plus(x, r0, r1, s1, [0; 3]);
+        self.absorb_limbs(data.chunks_exact(16).map(|b| block_limbs(b, hibit)));
     }
 
     /// Absorbs one block given as two little-endian words, with `hibit` at bit 128.
     #[inline(always)]
     pub(crate) fn block_words(&mut self, [m0, m1]: [u64; 2], hibit: u64) {
+        self.absorb_limbs(core::iter::once([m0, m1, hibit]));
+    }
+
+    /// The loop of [`Self::blocks`] over blocks given as limbs (each below 2^129).
+    #[inline(always)]
+    fn absorb_limbs(&mut self, mut blocks: impl Iterator<Item = [u64; 3]>) {
         let [r0, r1] = self.r;
-        let x = add_block(self.h, [m0, m1, hibit]);
-        self.h = mul_r_plus(x, r0, r1, r1 + (r1 >> 2), [0; 3]);
+        let s1 = r1 + (r1 >> 2);
+        let Some(first) = blocks.next() else {
+            return;
+        };
+        // x = h + m1 (with the 2^128 bit): top limb at most 4 + 1 + 1.
+        let mut x = add_block(self.h, first);
+        for block in blocks {
+            x = mul_r_plus(x, r0, r1, s1, block);
+        }
+        self.h = mul_r_plus(x, r0, r1, s1, [0; 3]);
     }
 
     /// `h · r mod p`, partly reduced to the accumulator's invariant (`[2] <= 4`), for
