@@ -202,6 +202,7 @@ impl<'a> AeadMac<'a> {
 
     /// The tag, given the whole `ciphertext` (of which the kernel has absorbed the
     /// whole blocks).
+    #[inline(always)]
     pub(crate) fn finish(self, ciphertext: &[u8]) -> [u8; TAG_LEN] {
         let len = ciphertext.len();
         self.finish_tail(tail_words(&ciphertext[len & !15..]), len)
@@ -210,6 +211,7 @@ impl<'a> AeadMac<'a> {
     /// The tag of a `len`-byte ciphertext whose whole blocks the kernel has absorbed,
     /// given its last `len % 16` bytes as [`tail_words`] makes them (ignored when
     /// there are none).
+    #[inline(always)]
     pub(crate) fn finish_tail(mut self, tail: [u64; 2], len: usize) -> [u8; TAG_LEN] {
         if !len.is_multiple_of(16) {
             self.state.block_words(tail, 1);
