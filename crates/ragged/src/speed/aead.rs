@@ -8,9 +8,9 @@
 //! typed AEADs (`ChaCha20Poly1305::new` and the like), ring's `LessSafeKey`, OpenSSL's
 //! context with only the nonce re-set per message (see `openssl.rs`).
 //!
-//! Not through ragged's `AnyAead`, the runtime choice of AEAD for the CLI: moving its
-//! byte-aligned enum through the calls costs store-forwarding stalls that measured
-//! 10-12% of a 16-64-byte seal (Zen 3), which a caller of the typed API never pays.
+//! Not through ragged's `AnyAead`, the runtime choice of AEAD for the CLI, which
+//! measured 4-6% slower at 16-128 bytes (Zen 3; see its documentation): a caller of
+//! the typed API never pays that.
 
 use std::hint::black_box;
 
