@@ -1003,7 +1003,6 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
             mac: &mut *mac,
         };
         one_batch::<W, W, W, H, _>(state, 0, input, output, first, 0, &mut on_key);
-        wipe(&mut key);
         let counter = 1 + (first / 64) as u64;
         if !W::INTERLEAVE_MAC {
             if first < len {
@@ -1011,15 +1010,19 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
                 xor_keystream_rows::<W, W, W, H>(state, counter, i, o, len - first);
             }
             mac.absorb(core::slice::from_raw_parts(output, len & !15));
-            return;
+        } else {
+            let absorbed = interleaved_batches::<W, H, A, true>(
+                state, input, output, len, first, counter, mac,
+            );
+            mac.absorb(core::slice::from_raw_parts(
+                output.add(absorbed),
+                (len & !15) - absorbed,
+            ));
         }
-        let absorbed =
-            interleaved_batches::<W, H, A, true>(state, input, output, len, first, counter, mac);
-        mac.absorb(core::slice::from_raw_parts(
-            output.add(absorbed),
-            (len & !15) - absorbed,
-        ));
     }
+    // Last: the wipe's compiler fence would otherwise send the MAC's state through
+    // memory between its keying and its first block.
+    wipe(&mut key);
 }
 
 /// The AEAD's open: keystream block 0 goes to `mac.key`, every whole 16-byte block of
