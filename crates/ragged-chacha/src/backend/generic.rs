@@ -43,6 +43,10 @@ pub(crate) unsafe trait Lanes: Copy {
     /// its quarter rounds placed between the vector ones (see [`NinthBlock`]): the
     /// vector rounds are latency-bound, so the integer units are idle beside them.
     const NINTH_BLOCK: bool = false;
+    /// Whether the [`Lanes::SPILL_TWO_ROWS`] rounds run the two quarter rounds of each
+    /// pair one after the other rather than step by step, where the batch has no
+    /// scalar work beside them (see [`vector_pair`]).
+    const PAIR_ONE_BY_ONE: bool = false;
 
     /// Every lane set to `x`.
     unsafe fn splat(x: u32) -> Self;
@@ -131,6 +135,7 @@ unsafe fn quarter_rounds<V: Lanes, const N: usize>(
     b: [usize; N],
     c: [usize; N],
     d: [usize; N],
+    parked: Option<&[V; 4]>,
 ) {
     // SAFETY: the caller upholds the `Lanes` contract (the CPU has V's features).
     unsafe {
@@ -139,6 +144,12 @@ unsafe fn quarter_rounds<V: Lanes, const N: usize>(
         }
         for i in 0..N {
             x[d[i]] = x[d[i]].xor(x[a[i]]).rotl16();
+        }
+        if let Some(parked) = parked {
+            for i in 0..N {
+                // SAFETY: a valid, aligned element.
+                x[c[i]] = core::ptr::read_volatile(&parked[c[i] - 8]);
+            }
         }
         for i in 0..N {
             x[c[i]] = x[c[i]].add(x[d[i]]);
@@ -172,6 +183,10 @@ pub(crate) trait BatchExtras {
     /// registers to it rather than computing a block there (see
     /// [`Rows::SCALAR_BLOCK`]).
     const SCALAR_WORK: bool = false;
+
+    /// Whether [`BatchExtras::between_pairs`] does integer work of its own (the ninth
+    /// block).
+    const SCALAR_BETWEEN_PAIRS: bool = false;
 
     /// Where the batch's first block goes instead of into the message, if anywhere:
     /// the AEAD's one-time key, from the batch that starts its message.
@@ -239,14 +254,10 @@ pub(crate) unsafe fn rounds<V: Lanes>(x: &mut [V; 16], double_rounds: u32) {
 /// Parks rows `out` (two of rows 8 ..= 11) in their slots of `parked` (slot `i` for
 /// row `8 + i`) and takes rows `back` from theirs, with volatile stores and loads.
 #[inline(always)]
-fn swap_rows<V: Lanes>(x: &mut [V; 16], parked: &mut [V; 4], out: [usize; 2], back: [usize; 2]) {
+fn park_rows<V: Lanes>(x: &mut [V; 16], parked: &mut [V; 4], out: [usize; 2]) {
     for r in out {
         // SAFETY: a valid, aligned, exclusively borrowed element.
         unsafe { core::ptr::write_volatile(&mut parked[r - 8], x[r]) };
-    }
-    for r in back {
-        // SAFETY: a valid, aligned element.
-        x[r] = unsafe { core::ptr::read_volatile(&parked[r - 8]) };
     }
 }
 
@@ -266,6 +277,9 @@ unsafe fn quarter_round_pair<V: Lanes, const ONE_BY_ONE: bool>(
     parked: &mut [V; 4],
     pair: usize,
 ) {
+    // Pairs 1 and 3 take their `c` rows back from `parked` just before they first use
+    // them.
+    let back = if pair % 2 == 1 { Some(&*parked) } else { None };
     let [a, b, c, d] = match pair {
         0 => [[0, 1], [4, 5], [8, 9], [12, 13]],
         1 => [[2, 3], [6, 7], [10, 11], [14, 15]],
@@ -275,16 +289,38 @@ unsafe fn quarter_round_pair<V: Lanes, const ONE_BY_ONE: bool>(
     // SAFETY: forwarded from this function's contract.
     unsafe {
         if ONE_BY_ONE {
-            quarter_rounds(x, [a[0]], [b[0]], [c[0]], [d[0]]);
-            quarter_rounds(x, [a[1]], [b[1]], [c[1]], [d[1]]);
+            quarter_rounds(x, [a[0]], [b[0]], [c[0]], [d[0]], back);
+            quarter_rounds(x, [a[1]], [b[1]], [c[1]], [d[1]], back);
         } else {
-            quarter_rounds(x, a, b, c, d);
+            quarter_rounds(x, a, b, c, d, back);
         }
     }
     match pair {
-        0 => swap_rows(x, parked, [8, 9], [10, 11]),
-        2 => swap_rows(x, parked, [10, 11], [8, 9]),
+        0 => park_rows(x, parked, [8, 9]),
+        2 => park_rows(x, parked, [10, 11]),
         _ => {}
+    }
+}
+
+/// Pair `pair` of the vector rounds of a batch with extras `E`: its two quarter rounds
+/// one after the other where [`Lanes::PAIR_ONE_BY_ONE`] asks for it and `E` does no
+/// scalar work beside the rounds, step by step otherwise. The order in the source is
+/// the order the compiler schedules from, and so decides what it spills: AVX2, the
+/// plain 8-block loop one after the other has one stack store and load a double round
+/// besides the parking, against three step by step; beside the ninth block or the
+/// interleaved Poly1305, and on SSSE3, step by step measured faster.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+unsafe fn vector_pair<V: Lanes, E: BatchExtras>(x: &mut [V; 16], parked: &mut [V; 4], pair: usize) {
+    // SAFETY: forwarded.
+    unsafe {
+        if !V::PAIR_ONE_BY_ONE || E::SCALAR_WORK || E::SCALAR_BETWEEN_PAIRS {
+            quarter_round_pair::<V, false>(x, parked, pair);
+        } else {
+            quarter_round_pair::<V, true>(x, parked, pair);
+        }
     }
 }
 
@@ -311,10 +347,10 @@ fn unpark<V: Lanes>(x: &mut [V; 16], parked: &[V; 4]) {
 /// # Safety
 /// The CPU has the features `V` requires.
 #[inline(always)]
-unsafe fn rounds_interleaved<V: Lanes>(
+unsafe fn rounds_interleaved<V: Lanes, E: BatchExtras>(
     x: &mut [V; 16],
     double_rounds: u32,
-    extras: &mut impl BatchExtras,
+    extras: &mut E,
 ) {
     if V::SPILL_TWO_ROWS {
         // Slot `i` holds row `8 + i` while it is out of the registers. Volatile, so the
@@ -325,13 +361,13 @@ unsafe fn rounds_interleaved<V: Lanes>(
             // array of whole vectors.
             unsafe {
                 extras.between_pairs(0);
-                quarter_round_pair::<V, false>(x, &mut parked, 0);
+                vector_pair::<V, E>(x, &mut parked, 0);
                 extras.between_pairs(1);
-                quarter_round_pair::<V, false>(x, &mut parked, 1);
+                vector_pair::<V, E>(x, &mut parked, 1);
                 extras.between_pairs(2);
-                quarter_round_pair::<V, false>(x, &mut parked, 2);
+                vector_pair::<V, E>(x, &mut parked, 2);
                 extras.between_pairs(3);
-                quarter_round_pair::<V, false>(x, &mut parked, 3);
+                vector_pair::<V, E>(x, &mut parked, 3);
             }
             extras.after_double_round(i);
         }
@@ -347,6 +383,7 @@ unsafe fn rounds_interleaved<V: Lanes>(
                 [4, 5, 6, 7],
                 [8, 9, 10, 11],
                 [12, 13, 14, 15],
+                None,
             );
             extras.between_pairs(0);
             extras.between_pairs(1);
@@ -356,6 +393,7 @@ unsafe fn rounds_interleaved<V: Lanes>(
                 [5, 6, 7, 4],
                 [10, 11, 8, 9],
                 [15, 12, 13, 14],
+                None,
             );
         }
         extras.between_pairs(2);
@@ -473,6 +511,8 @@ impl NinthBlock {
 }
 
 impl BatchExtras for NinthBlock {
+    const SCALAR_BETWEEN_PAIRS: bool = true;
+
     /// The same two quarter rounds the vector pair runs next, and the same words
     /// parked as the vector rows.
     #[inline(always)]
