@@ -209,7 +209,7 @@ pub(crate) trait BatchExtras {
 
     /// Called before each pair of vector quarter rounds (`pair` 0, 1: the columns;
     /// 2, 3: the diagonals) in the [`Lanes::SPILL_TWO_ROWS`] form, each after the
-    /// swap of parked rows that precedes the pair, and after each round (0 and 1,
+    /// parking of the rows the pair before used, and after each round (0 and 1,
     /// then 2 and 3) otherwise. For scalar work finer-grained than a double round.
     /// (Before rather than after its pair: AVX2, Zen 3, the ninth block then measured
     /// 0.97x -> 1.00x of OpenSSL at 16 and 64 KiB, two alternating runs each.)
@@ -252,7 +252,8 @@ pub(crate) unsafe fn rounds<V: Lanes>(x: &mut [V; 16], double_rounds: u32) {
 }
 
 /// Parks rows `out` (two of rows 8 ..= 11) in their slots of `parked` (slot `i` for
-/// row `8 + i`) and takes rows `back` from theirs, with volatile stores and loads.
+/// row `8 + i`) with volatile stores; the next pair but one takes them back (see
+/// [`quarter_round_pair`]).
 #[inline(always)]
 fn park_rows<V: Lanes>(x: &mut [V; 16], parked: &mut [V; 4], out: [usize; 2]) {
     for r in out {
@@ -263,8 +264,11 @@ fn park_rows<V: Lanes>(x: &mut [V; 16], parked: &mut [V; 4], out: [usize; 2]) {
 
 /// Pair `pair` of a double round run as four pairs of quarter rounds (0, 1: the
 /// columns; 2, 3: the diagonals) with two of rows 8 ..= 11 parked (see
-/// [`rounds_interleaved`]), and the swap of parked rows that follows pairs 0 and 2.
-/// The vector rounds and the scalar ninth block ([`NinthBlock`]) both run it; the
+/// [`rounds_interleaved`]). Pairs 1 and 3 take their `c` rows back from `parked` with
+/// volatile loads just before their first use, after the pair's first `d` rotation
+/// (AVX2, Zen 3: loaded right after pairs 0 and 2 park theirs, the compiler held the
+/// two sets of `c` rows at once and spilled one more row a double round); pairs 0 and
+/// 2 park theirs after them. The vector rounds and the scalar ninth block ([`NinthBlock`]) both run it; the
 /// vectors interleave the pair's two quarter rounds step by step, the scalar block runs
 /// them one after the other (`ONE_BY_ONE`; interleaved it measured 1–3% slower at 16 and
 /// 64 KiB, AVX2, Zen 3).
@@ -337,7 +341,8 @@ fn unpark<V: Lanes>(x: &mut [V; 16], parked: &[V; 4]) {
 /// With [`Lanes::SPILL_TWO_ROWS`], each round runs as two pairs of quarter rounds, and
 /// the two `c` rows the running pair does not use wait in memory: rows 10 and 11
 /// while the columns 0 and 1 run, rows 8 and 9 while the diagonals starting at words 2
-/// and 3 run; two stores and two loads between the pairs, four of each a double round.
+/// and 3 run; two stores after pairs 0 and 2, two loads in pairs 1 and 3, four of each
+/// a double round.
 /// Sixteen state rows and the rotations' temporaries do not fit in sixteen
 /// registers; left to itself, the compiler spilled and reloaded about twice as many
 /// rows (AVX2, Zen 3: 11 stores a double round, and 50.1 -> 48.4 cycles a double
