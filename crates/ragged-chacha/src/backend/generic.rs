@@ -267,7 +267,7 @@ fn park_rows<V: Lanes>(x: &mut [V; 16], parked: &mut [V; 4], out: [usize; 2]) {
 /// [`rounds_interleaved`]). Pairs 1 and 3 take their `c` rows back from `parked` with
 /// volatile loads just before their first use, after the pair's first `d` rotation
 /// (AVX2, Zen 3: loaded right after pairs 0 and 2 park theirs, the compiler held the
-/// two sets of `c` rows at once and spilled one more row a double round); pairs 0 and
+/// two sets of `c` rows at once and spilled two more rows a double round); pairs 0 and
 /// 2 park theirs after them. The vector rounds and the scalar ninth block ([`NinthBlock`]) both run it; the
 /// vectors interleave the pair's two quarter rounds step by step, the scalar block runs
 /// them one after the other (`ONE_BY_ONE`; interleaved it measured 1–3% slower at 16 and
