@@ -921,8 +921,12 @@ fn ninth_block_batches(blocks: usize, len: usize) -> usize {
 }
 
 /// Runs full batches of `W` (with [`Lanes::NINTH_BLOCK`], nine-block ones first) while
-/// more than one batch remains; returns the counter and byte offset of the remainder
-/// (`0 <= len - offset <= 64 * W::BLOCKS`).
+/// a whole batch remains; returns the counter and byte offset of the remainder
+/// (`0 <= len - offset < 64 * W::BLOCKS`). A message that ends with a whole batch runs
+/// it here too, not as the remainder batch, whose code (a copy of the batch inlined
+/// for partial lengths) is colder (AVX2, Zen 3, against OpenSSL, two alternating
+/// runs: 512 B 1.21/1.20x -> 1.24/1.23x, 1024 B 1.08x -> 1.11x, 4096 B 0.99x ->
+/// 1.00x, 3113/3117 -> 3134/3134 MB/s).
 ///
 /// # Safety
 /// As for [`xor_keystream`] for `W`.
@@ -938,7 +942,7 @@ unsafe fn full_batches<W: Lanes>(
     let mut done = 0;
     let mut counter = counter;
     // SAFETY: each batch covers `input/output[done..done + wide]` with
-    // `done + wide < len` (a nine-block one `done + nine <= len`), and the `done` bytes
+    // `done + wide <= len` (a nine-block one `done + nine <= len`), and the `done` bytes
     // before it belong to the same message.
     unsafe {
         if W::NINTH_BLOCK {
@@ -948,7 +952,7 @@ unsafe fn full_batches<W: Lanes>(
                 counter = counter.wrapping_add(W::BLOCKS as u64 + 1);
             }
         }
-        while len - done > wide {
+        while len - done >= wide {
             batch::<W>(
                 state,
                 counter,
