@@ -4,8 +4,9 @@
 
 mod common;
 
-use common::{bytes, key_nonce, lengths, reference};
-use ragged_chacha::{AnyCipher, Backend, CipherKind};
+use common::{bytes, key_nonce, legacy_input, lengths, reference};
+use ragged_chacha::variant::Legacy;
+use ragged_chacha::{AnyCipher, Backend, ChaCha, CipherKind};
 
 /// Encrypts `data` (at keystream byte 0) with `backend`, out of place, the input at
 /// `src_off` and the output at `dst_off` within larger buffers whose guard bytes must
@@ -141,6 +142,37 @@ fn every_backend_every_start_block_within_a_batch() {
             let mut out = data.clone();
             c.try_apply_keystream(&mut out).unwrap();
             assert_eq!(out, expected, "{backend:?} start block {start:#x}");
+        }
+    }
+}
+
+#[test]
+fn every_backend_with_no_double_round() {
+    // Variants of 0 and 1 rounds: each keystream block is its input words doubled.
+    let key: [u8; 32] = core::array::from_fn(|i| (i * 7 + 1) as u8);
+    let nonce: [u8; 8] = core::array::from_fn(|i| (i * 13 + 5) as u8);
+    for len in lengths() {
+        let data = bytes(len as u64 ^ 0x0f, len);
+        let mut expected = data.clone();
+        for (block, chunk) in expected.chunks_mut(64).enumerate() {
+            let words = legacy_input(&key, &nonce, block as u64);
+            for (i, byte) in chunk.iter_mut().enumerate() {
+                *byte ^= (words[i / 4].wrapping_mul(2) >> (8 * (i % 4))) as u8;
+            }
+        }
+        for backend in Backend::available() {
+            let mut zero = data.clone();
+            ChaCha::<Legacy<0>>::new(&key, &nonce)
+                .with_backend(backend)
+                .unwrap()
+                .apply_keystream(&mut zero);
+            assert_eq!(zero, expected, "{backend:?} 0 rounds len {len}");
+            let mut one = data.clone();
+            ChaCha::<Legacy<1>>::new(&key, &nonce)
+                .with_backend(backend)
+                .unwrap()
+                .apply_keystream(&mut one);
+            assert_eq!(one, expected, "{backend:?} 1 round len {len}");
         }
     }
 }
