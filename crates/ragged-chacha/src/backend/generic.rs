@@ -268,7 +268,9 @@ fn park_rows<V: Lanes>(x: &mut [V; 16], parked: &mut [V; 4], out: [usize; 2]) {
 /// volatile loads just before their first use, after the pair's first `d` rotation
 /// (AVX2, Zen 3: loaded right after pairs 0 and 2 park theirs, the compiler held the
 /// two sets of `c` rows at once and spilled two more rows a double round); pairs 0 and
-/// 2 park theirs after them. The vector rounds and the scalar ninth block ([`NinthBlock`]) both run it; the
+/// 2 park theirs after them. Beside the AEAD's interleaved Poly1305 (`late_back` false)
+/// they take them back right after that parking instead: there the late loads cost
+/// the seal 1-1.5% at 16 and 64 KiB (AVX2, Zen 3, three alternating runs). The vector rounds and the scalar ninth block ([`NinthBlock`]) both run it; the
 /// vectors interleave the pair's two quarter rounds step by step, the scalar block runs
 /// them one after the other (`ONE_BY_ONE`; interleaved it measured 1–3% slower at 16 and
 /// 64 KiB, AVX2, Zen 3).
@@ -280,10 +282,15 @@ unsafe fn quarter_round_pair<V: Lanes, const ONE_BY_ONE: bool>(
     x: &mut [V; 16],
     parked: &mut [V; 4],
     pair: usize,
+    late_back: bool,
 ) {
     // Pairs 1 and 3 take their `c` rows back from `parked` just before they first use
-    // them.
-    let back = if pair % 2 == 1 { Some(&*parked) } else { None };
+    // them (`late_back`), or else as soon as the pair before has parked its own.
+    let back = if late_back && pair % 2 == 1 {
+        Some(&*parked)
+    } else {
+        None
+    };
     let [a, b, c, d] = match pair {
         0 => [[0, 1], [4, 5], [8, 9], [12, 13]],
         1 => [[2, 3], [6, 7], [10, 11], [14, 15]],
@@ -304,6 +311,23 @@ unsafe fn quarter_round_pair<V: Lanes, const ONE_BY_ONE: bool>(
         2 => park_rows(x, parked, [10, 11]),
         _ => {}
     }
+    if !late_back {
+        match pair {
+            0 => take_rows(x, parked, [10, 11]),
+            2 => take_rows(x, parked, [8, 9]),
+            _ => {}
+        }
+    }
+}
+
+/// Takes rows `back` (two of rows 8 ..= 11) from their slots of `parked` with volatile
+/// loads.
+#[inline(always)]
+fn take_rows<V: Lanes>(x: &mut [V; 16], parked: &[V; 4], back: [usize; 2]) {
+    for r in back {
+        // SAFETY: a valid, aligned element.
+        x[r] = unsafe { core::ptr::read_volatile(&parked[r - 8]) };
+    }
 }
 
 /// Pair `pair` of the vector rounds of a batch with extras `E`: its two quarter rounds
@@ -321,9 +345,9 @@ unsafe fn vector_pair<V: Lanes, E: BatchExtras>(x: &mut [V; 16], parked: &mut [V
     // SAFETY: forwarded.
     unsafe {
         if !V::PAIR_ONE_BY_ONE || E::SCALAR_WORK || E::SCALAR_BETWEEN_PAIRS {
-            quarter_round_pair::<V, false>(x, parked, pair);
+            quarter_round_pair::<V, false>(x, parked, pair, !E::SCALAR_WORK);
         } else {
-            quarter_round_pair::<V, true>(x, parked, pair);
+            quarter_round_pair::<V, true>(x, parked, pair, true);
         }
     }
 }
@@ -523,7 +547,7 @@ impl BatchExtras for NinthBlock {
     #[inline(always)]
     fn between_pairs(&mut self, pair: usize) {
         // SAFETY: one-word lanes need no CPU feature.
-        unsafe { quarter_round_pair::<Word, true>(&mut self.x, &mut self.parked, pair) }
+        unsafe { quarter_round_pair::<Word, true>(&mut self.x, &mut self.parked, pair, true) }
     }
 }
 
