@@ -264,13 +264,15 @@ fn park_rows<V: Lanes>(x: &mut [V; 16], parked: &mut [V; 4], out: [usize; 2]) {
 
 /// Pair `pair` of a double round run as four pairs of quarter rounds (0, 1: the
 /// columns; 2, 3: the diagonals) with two of rows 8 ..= 11 parked (see
-/// [`rounds_interleaved`]). Pairs 1 and 3 take their `c` rows back from `parked` with
-/// volatile loads just before their first use, after the pair's first `d` rotation
-/// (AVX2, Zen 3: loaded right after pairs 0 and 2 park theirs, the compiler held the
-/// two sets of `c` rows at once and spilled two more rows a double round); pairs 0 and
-/// 2 park theirs after them. Beside the AEAD's interleaved Poly1305 (`late_back` false)
-/// they take them back right after that parking instead: there the late loads cost
-/// the seal 1-1.5% at 16 and 64 KiB (AVX2, Zen 3, three alternating runs). The vector rounds and the scalar ninth block ([`NinthBlock`]) both run it; the
+/// [`rounds_interleaved`]). Pairs 0 and 2 park their `c` rows after them. With
+/// `late_back`, pairs 1 and 3 take theirs back with volatile loads just before their
+/// first use, after the pair's first `d` rotation (AVX2, Zen 3: loaded right after
+/// pairs 0 and 2 park theirs, the compiler held the two sets of `c` rows at once and
+/// spilled two more rows a double round). Without it, as beside the AEAD's interleaved
+/// Poly1305, they take them back right after that parking: there the late loads cost
+/// the seal 1-1.5% at 16 and 64 KiB (AVX2, Zen 3, three alternating runs).
+///
+/// The vector rounds and the scalar ninth block ([`NinthBlock`]) both run it; the
 /// vectors interleave the pair's two quarter rounds step by step, the scalar block runs
 /// them one after the other (`ONE_BY_ONE`; interleaved it measured 1–3% slower at 16 and
 /// 64 KiB, AVX2, Zen 3).
@@ -973,9 +975,8 @@ fn ninth_block_batches(blocks: usize, len: usize) -> usize {
 /// a whole batch remains; returns the counter and byte offset of the remainder
 /// (`0 <= len - offset < 64 * W::BLOCKS`; with no double round, [`no_rounds`] takes
 /// what the nine-block batches leave, and the offset is `len`). A message that ends
-/// with a whole batch runs
-/// it here too, not as the remainder batch, whose code (a copy of the batch inlined
-/// for partial lengths) is colder (AVX2, Zen 3, against OpenSSL, two alternating
+/// with a whole batch runs it here too, not as the remainder batch, whose code (a copy
+/// of the batch inlined for partial lengths) is colder (AVX2, Zen 3, against OpenSSL, two alternating
 /// runs: 512 B 1.21/1.20x -> 1.24/1.23x, 1024 B 1.08x -> 1.11x, 4096 B 0.99x ->
 /// 1.00x, 3113/3117 -> 3134/3134 MB/s).
 ///
