@@ -22,8 +22,8 @@ pub struct State {
 
 impl State {
     /// Builds the state from a key, the words 13..16 (nonce, or counter-high + nonce) and
-    /// the number of rounds (20, 12 or 8).
-    pub(crate) fn new(key: &[u8; 32], tail: [u32; 3], rounds: u32) -> Self {
+    /// the number of double rounds (see [`double_rounds`]).
+    pub(crate) fn new(key: &[u8; 32], tail: [u32; 3], double_rounds: u32) -> Self {
         let mut words = [0u32; 16];
         words[..4].copy_from_slice(&SIGMA);
         for (w, chunk) in words[4..12].iter_mut().zip(key.chunks_exact(4)) {
@@ -32,7 +32,7 @@ impl State {
         words[13..16].copy_from_slice(&tail);
         State {
             words,
-            double_rounds: rounds / 2,
+            double_rounds,
         }
     }
 }
@@ -44,6 +44,18 @@ impl Drop for State {
 }
 
 impl ZeroizeOnDrop for State {}
+
+/// The double rounds of an `R`-round ChaCha. An odd `R` does not compile: the rounds run
+/// in column-and-diagonal pairs, so an odd count would silently lose its last round.
+pub(crate) const fn double_rounds<const R: u32>() -> u32 {
+    const {
+        assert!(
+            R.is_multiple_of(2),
+            "ChaCha runs whole double rounds: the round count must be even"
+        )
+    };
+    R / 2
+}
 
 /// Reads a little-endian word from the first four bytes of `bytes`.
 #[inline(always)]

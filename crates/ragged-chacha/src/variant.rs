@@ -2,7 +2,7 @@
 //! how many rounds, and how far the block counter reaches.
 
 use crate::hchacha::hchacha;
-use crate::state::{State, le_word};
+use crate::state::{State, double_rounds, le_word};
 use crate::wipe::wipe;
 
 /// A ChaCha variant; implemented by the marker types of this module only.
@@ -31,6 +31,21 @@ pub(crate) mod sealed {
 }
 
 /// RFC 8439: 96-bit nonce, 32-bit block counter, `R` rounds.
+///
+/// In every variant `R` must be even (ChaCha runs whole double rounds): an odd count
+/// does not compile.
+///
+/// ```
+/// use ragged_chacha::ChaCha;
+/// use ragged_chacha::variant::Legacy;
+/// let _ = ChaCha::<Legacy<8>>::new(&[0; 32], &[0; 8]);
+/// ```
+///
+/// ```compile_fail
+/// use ragged_chacha::ChaCha;
+/// use ragged_chacha::variant::Legacy;
+/// let _ = ChaCha::<Legacy<7>>::new(&[0; 32], &[0; 8]);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Ietf<const R: u32>;
 
@@ -45,13 +60,17 @@ pub struct XChaCha<const R: u32>;
 impl<const R: u32> sealed::Sealed for Ietf<R> {
     fn state(key: &[u8; 32], nonce: &[u8]) -> State {
         let n = |i: usize| le_word(&nonce[4 * i..]);
-        State::new(key, [n(0), n(1), n(2)], R)
+        State::new(key, [n(0), n(1), n(2)], double_rounds::<R>())
     }
 }
 impl<const R: u32> sealed::Sealed for Legacy<R> {
     fn state(key: &[u8; 32], nonce: &[u8]) -> State {
         // Word 13 is the high half of the counter: zero, carried into by the backend.
-        State::new(key, [0, le_word(&nonce[..4]), le_word(&nonce[4..])], R)
+        State::new(
+            key,
+            [0, le_word(&nonce[..4]), le_word(&nonce[4..])],
+            double_rounds::<R>(),
+        )
     }
 }
 impl<const R: u32> sealed::Sealed for XChaCha<R> {
@@ -62,7 +81,7 @@ impl<const R: u32> sealed::Sealed for XChaCha<R> {
         let state = State::new(
             &subkey,
             [0, le_word(&nonce[16..]), le_word(&nonce[20..])],
-            R,
+            double_rounds::<R>(),
         );
         wipe(&mut subkey);
         state

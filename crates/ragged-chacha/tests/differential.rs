@@ -148,7 +148,8 @@ fn every_backend_every_start_block_within_a_batch() {
 
 #[test]
 fn every_backend_with_no_double_round() {
-    // Variants of 0 and 1 rounds: each keystream block is its input words doubled.
+    // A 0-round variant: each keystream block is its input words doubled (the
+    // feed-forward adds them to themselves).
     let key: [u8; 32] = core::array::from_fn(|i| (i * 7 + 1) as u8);
     let nonce: [u8; 8] = core::array::from_fn(|i| (i * 13 + 5) as u8);
     for len in lengths() {
@@ -167,12 +168,6 @@ fn every_backend_with_no_double_round() {
                 .unwrap()
                 .apply_keystream(&mut zero);
             assert_eq!(zero, expected, "{backend:?} 0 rounds len {len}");
-            let mut one = data.clone();
-            ChaCha::<Legacy<1>>::new(&key, &nonce)
-                .with_backend(backend)
-                .unwrap()
-                .apply_keystream(&mut one);
-            assert_eq!(one, expected, "{backend:?} 1 round len {len}");
         }
     }
 }

@@ -927,7 +927,7 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
     }
 }
 
-/// The keystream of a state with no double round at all (a variant of 0 or 1 rounds):
+/// The keystream of a state with no double round at all (a 0-round variant):
 /// each block is its initial words doubled, the feed-forward adding them to themselves.
 /// Its own cold function, checked for in [`full_batches`] before the 8-block batches,
 /// so that they can take at least one double round as given: the compiler then drops
