@@ -929,7 +929,8 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
 
 /// The keystream of a state with no double round at all (a 0-round variant):
 /// each block is its initial words doubled, the feed-forward adding them to themselves.
-/// Its own cold function, checked for in [`full_batches`] before the 8-block batches,
+/// Its own cold function, checked for in [`full_batches`] before the 8-block batches
+/// (and by the 32-bit Arm kernel, whose asm loops run at least one double round),
 /// so that they can take at least one double round as given: the compiler then drops
 /// the path around their round loop, and with it ten reloads of the state a batch
 /// (AVX2, Zen 3, against OpenSSL, alternating runs: 4096 B 3123-3135 -> 3144-3156 MB/s;
@@ -940,7 +941,13 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
 /// As for [`xor_keystream`].
 #[cold]
 #[inline(never)]
-unsafe fn no_rounds(state: &State, counter: u64, input: *const u8, output: *mut u8, len: usize) {
+pub(crate) unsafe fn no_rounds(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+) {
     for (block, start) in (0..len).step_by(64).enumerate() {
         let words = NinthBlock::initial(state, counter.wrapping_add(block as u64));
         for i in 0..(len - start).min(64) {
