@@ -367,8 +367,8 @@ fn unpark<V: Lanes>(x: &mut [V; 16], parked: &[V; 4]) {
 /// With [`Lanes::SPILL_TWO_ROWS`], each round runs as two pairs of quarter rounds, and
 /// the two `c` rows the running pair does not use wait in memory: rows 10 and 11
 /// while the columns 0 and 1 run, rows 8 and 9 while the diagonals starting at words 2
-/// and 3 run; two stores after pairs 0 and 2, two loads in pairs 1 and 3, four of each
-/// a double round.
+/// and 3 run; two stores after pairs 0 and 2, two loads in pairs 1 and 3 (or right
+/// after those stores: see [`quarter_round_pair`]), four of each a double round.
 /// Sixteen state rows and the rotations' temporaries do not fit in sixteen
 /// registers; left to itself, the compiler spilled and reloaded about twice as many
 /// rows (AVX2, Zen 3: 11 stores a double round, and 50.1 -> 48.4 cycles a double
