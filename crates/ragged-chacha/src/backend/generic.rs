@@ -220,8 +220,9 @@ pub(crate) trait BatchExtras {
 /// A plain keystream batch.
 impl BatchExtras for () {}
 
-/// The extras of a seal's first batch: the key block goes to `key`, and as soon as it
-/// is there the MAC is keyed, so that its setup overlaps the batch's stores.
+/// The extras of an AEAD's first batch: the key block goes to `key`, and as soon as it
+/// is there the MAC is keyed, so that its setup overlaps the batch's stores (sealing;
+/// opening wraps it in [`AbsorbOnKey`]).
 struct KeyToMac<'a, A: Absorb> {
     key: &'a mut [u8; 64],
     mac: &'a mut A,
@@ -927,15 +928,16 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
     }
 }
 
-/// The keystream of a state with no double round at all (a 0-round variant):
-/// each block is its initial words doubled, the feed-forward adding them to themselves.
-/// Its own cold function, checked for in [`full_batches`] before the 8-block batches
-/// (and by the 32-bit Arm kernel, whose asm loops run at least one double round),
-/// so that they can take at least one double round as given: the compiler then drops
-/// the path around their round loop, and with it ten reloads of the state a batch
-/// (AVX2, Zen 3, against OpenSSL, alternating runs: 4096 B 3123-3135 -> 3144-3156 MB/s;
-/// 1420 B 1.27x -> 1.27/1.28x; 16 and 64 KiB unchanged). Checked before the nine-block
-/// batches as well, it made their loop spill more (16 and 64 KiB 1.03x -> 1.00x).
+/// The keystream of a state with no double round at all (a 0-round variant): the
+/// one-block batch on one-word lanes ([`Word`]), block by block, whose round loop then
+/// runs no pass. Its own cold function, checked for in [`full_batches`] before the
+/// 8-block batches (and by the 32-bit Arm kernel, whose asm loops run at least one
+/// double round), so that they can take at least one double round as given: the
+/// compiler then drops the path around their round loop, and with it ten reloads of
+/// the state a batch (AVX2, Zen 3, against OpenSSL, alternating runs: 4096 B
+/// 3123-3135 -> 3144-3156 MB/s; 1420 B 1.27x -> 1.27/1.28x; 16 and 64 KiB unchanged).
+/// Checked before the nine-block batches as well, it made their loop spill more (16
+/// and 64 KiB 1.03x -> 1.00x).
 ///
 /// # Safety
 /// As for [`xor_keystream`].
@@ -948,14 +950,17 @@ pub(crate) unsafe fn no_rounds(
     output: *mut u8,
     len: usize,
 ) {
-    for (block, start) in (0..len).step_by(64).enumerate() {
-        let words = NinthBlock::initial(state, counter.wrapping_add(block as u64));
-        for i in 0..(len - start).min(64) {
-            let key = (words[i / 4].wrapping_add(words[i / 4]) >> (8 * (i % 4))) as u8;
-            // SAFETY: `start + i < len`, within both buffers; each byte is read before
-            // it is written, so the same pointer for both is fine.
-            unsafe { *output.add(start + i) = *input.add(start + i) ^ key };
+    let (mut done, mut counter) = (0, counter);
+    while done < len {
+        let this = (len - done).min(64);
+        // SAFETY: one block of the message, `this` bytes from `done`, with the `done`
+        // bytes before it; `Word` needs no CPU feature.
+        unsafe {
+            let (i, o) = (input.add(done), output.add(done));
+            batch::<Word>(state, counter, i, o, this, done, &mut ());
         }
+        done += this;
+        counter = counter.wrapping_add(1);
     }
 }
 
@@ -1185,8 +1190,7 @@ pub(crate) unsafe fn open<W: Lanes, H: Rows, A: Absorb>(
         }
         let first = len.min(64 * (W::BLOCKS - 1));
         let mut on_key = AbsorbOnKey {
-            key: &mut key,
-            mac,
+            on_key: KeyToMac { key: &mut key, mac },
             ciphertext: input,
             len: whole,
         };
@@ -1253,8 +1257,7 @@ unsafe fn interleaved_batches<W: Lanes, H: Rows, A: Absorb, const SEAL: bool>(
 /// bytes of ciphertext (whole blocks) — which opening in place the batch then
 /// overwrites with plaintext.
 struct AbsorbOnKey<'a, A: Absorb> {
-    key: &'a mut [u8; 64],
-    mac: &'a mut A,
+    on_key: KeyToMac<'a, A>,
     ciphertext: *const u8,
     len: usize,
 }
@@ -1264,16 +1267,16 @@ impl<A: Absorb> BatchExtras for AbsorbOnKey<'_, A> {
 
     #[inline(always)]
     fn key_block(&mut self) -> Option<&mut [u8; 64]> {
-        Some(self.key)
+        self.on_key.key_block()
     }
 
     #[inline(always)]
     fn key_ready(&mut self) {
-        self.mac.key(self.key);
+        self.on_key.key_ready();
         // SAFETY: the open's contract: `len` readable bytes of message that no batch
         // has written yet; the slice lives only for this call.
-        self.mac
-            .absorb(unsafe { core::slice::from_raw_parts(self.ciphertext, self.len) });
+        let ciphertext = unsafe { core::slice::from_raw_parts(self.ciphertext, self.len) };
+        self.on_key.mac.absorb(ciphertext);
     }
 }
 
