@@ -23,9 +23,14 @@ pub struct ChaCha<V: Variant> {
     backend: Backend,
     /// Absolute keystream position in bytes (block `pos / 64`, byte `pos % 64`).
     pos: u128,
-    /// Keystream of block `pos / 64` when `buffered` (only meaningful mid-block).
+    /// Keystream of block `buffered_block`, when that is `Some`.
     buffer: [u8; 64],
-    buffered: bool,
+    /// Which block `buffer` holds. The buffer is used only for the block the position
+    /// is in, checked on every use: a position and a buffer can never disagree, however
+    /// calls and seeks are interleaved (a flag that meant "the buffer is the current
+    /// block's" once went stale when a call ended on a block edge and a seek then moved
+    /// inside the next block, which XORed the previous block's keystream again).
+    buffered_block: Option<u64>,
     /// Whether `buffer` has ever held keystream (else it is still all zeros and drop
     /// need not wipe it: a one-shot message never pays for the wipe).
     buffer_used: bool,
@@ -40,7 +45,7 @@ impl<V: Variant> ChaCha<V> {
             backend: Backend::detect(),
             pos: 0,
             buffer: [0; 64],
-            buffered: false,
+            buffered_block: None,
             buffer_used: false,
             variant: PhantomData,
         }
@@ -172,9 +177,8 @@ impl<V: Variant> ChaCha<V> {
         if pos > end {
             return Err(Error::SeekOutOfRange { position: pos, end });
         }
-        if pos / 64 != self.pos / 64 {
-            self.buffered = false;
-        }
+        // The buffer stays: it names its block, so it is reused only if the new
+        // position falls inside that block.
         self.pos = pos;
         Ok(())
     }
@@ -199,8 +203,10 @@ impl<V: Variant> ChaCha<V> {
         let mut done = 0;
         let offset = (self.pos % 64) as usize;
         if offset != 0 && len != 0 {
-            if !self.buffered {
-                self.fill_buffer();
+            // Mid-block, so the block exists and its index fits in u64.
+            let block = (self.pos / 64) as u64;
+            if self.buffered_block != Some(block) {
+                self.fill_buffer(block);
             }
             let take = len.min(64 - offset);
             for i in 0..take {
@@ -226,22 +232,17 @@ impl<V: Variant> ChaCha<V> {
                 )
             };
             self.pos += (len - done) as u128;
-            self.buffered = false;
         }
     }
 
-    /// Computes the keystream of block `pos / 64` into `buffer`.
-    fn fill_buffer(&mut self) {
+    /// Computes the keystream of `block` into `buffer`.
+    fn fill_buffer(&mut self, block: u64) {
         self.buffer = [0; 64];
-        let counter = (self.pos / 64) as u64;
         let ptr = self.buffer.as_mut_ptr();
-        // SAFETY: in place on the 64-byte buffer; the block exists because `pos` is
-        // mid-block and so before the end of the keystream.
-        unsafe {
-            self.backend
-                .xor_keystream(&self.state, counter, ptr, ptr, 64)
-        };
-        self.buffered = true;
+        // SAFETY: in place on the 64-byte buffer; the caller passes the block the
+        // position is in, mid-block, so the block is before the end of the keystream.
+        unsafe { self.backend.xor_keystream(&self.state, block, ptr, ptr, 64) };
+        self.buffered_block = Some(block);
         self.buffer_used = true;
     }
 }
@@ -253,7 +254,7 @@ impl<V: Variant> Clone for ChaCha<V> {
             backend: self.backend,
             pos: self.pos,
             buffer: self.buffer,
-            buffered: self.buffered,
+            buffered_block: self.buffered_block,
             buffer_used: self.buffer_used,
             variant: PhantomData,
         }
