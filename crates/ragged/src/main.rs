@@ -39,9 +39,12 @@ enum Command {
         /// The nonce in hex: 12 bytes (chacha20/12/8), 8 (chacha20-legacy) or 24 (xchacha).
         #[arg(long)]
         nonce: String,
-        /// The starting block counter.
+        /// The starting block counter: at most the cipher's last block, 2^32 - 1 for
+        /// the 12-byte-nonce ciphers, 2^64 - 1 for chacha20-legacy and xchacha.
+        // u128, so that a start past a 64-bit counter's end is refused with the same
+        // message as one past a 32-bit counter's, not as a number too large to parse.
         #[arg(long, default_value_t = 0)]
-        counter: u64,
+        counter: u128,
     },
     /// Encrypt and authenticate stdin with an AEAD; stdout gets the ciphertext followed
     /// by the 16-byte tag. The whole message is held in memory (at most 1 GiB).

@@ -2,7 +2,7 @@
 
 use std::io::{self, ErrorKind, Read, Write};
 
-use ragged_chacha::{AnyCipher, CipherKind, Error};
+use ragged_chacha::{AnyCipher, CipherKind};
 use zeroize::Zeroizing;
 
 /// Bytes read and written at a time.
@@ -10,16 +10,8 @@ const CHUNK: usize = 64 * 1024;
 
 /// Streams stdin through the cipher. A chunk the cipher refuses (keystream exhausted)
 /// is not written; everything before it was.
-pub fn run(kind: CipherKind, key: &[u8; 32], nonce: &[u8], counter: u64) -> Result<(), String> {
-    let mut cipher = AnyCipher::new(kind, key, nonce, counter).map_err(|e| match e {
-        // The library speaks of byte positions; the command line gave a block counter.
-        Error::SeekOutOfRange { end, .. } => format!(
-            "counter {counter} is beyond the end of the {} keystream (its last block is {})",
-            kind.name(),
-            end / 64 - 1
-        ),
-        other => other.to_string(),
-    })?;
+pub fn run(kind: CipherKind, key: &[u8; 32], nonce: &[u8], counter: u128) -> Result<(), String> {
+    let mut cipher = start(kind, key, nonce, counter)?;
     let mut input = io::stdin().lock();
     let mut output = io::stdout().lock();
     let mut buf = Zeroizing::new(vec![0u8; CHUNK]);
@@ -40,6 +32,32 @@ pub fn run(kind: CipherKind, key: &[u8; 32], nonce: &[u8], counter: u64) -> Resu
         }
     }
     output.flush().map_err(|e| format!("writing stdout: {e}"))
+}
+
+/// The cipher positioned at block `counter`, or the refusal of a start with no
+/// keystream after it. The library accepts a start at the very end (one past the last
+/// block, where only an empty input fits), but a start there is as wrong as any
+/// further one: refusing it up front, whatever the input, gives one message for every
+/// start past the last block instead of a different one depending on whether any
+/// input arrives.
+fn start(
+    kind: CipherKind,
+    key: &[u8; 32],
+    nonce: &[u8],
+    counter: u128,
+) -> Result<AnyCipher, String> {
+    let mut cipher = AnyCipher::new(kind, key, nonce, 0).map_err(|e| e.to_string())?;
+    // At block 0 the whole keystream remains: its length in blocks.
+    let blocks = cipher.remaining() / 64;
+    if counter >= blocks {
+        return Err(format!(
+            "counter {counter} is beyond the end of the {} keystream (its last block is {})",
+            kind.name(),
+            blocks - 1
+        ));
+    }
+    cipher.try_seek(counter * 64).map_err(|e| e.to_string())?;
+    Ok(cipher)
 }
 
 /// Reads until `buf` is full or the input ends; returns the bytes read.

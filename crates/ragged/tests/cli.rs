@@ -221,6 +221,98 @@ fn exhausted_keystream_writes_nothing_for_the_failing_chunk() {
     );
 }
 
+/// `ragged xor --cipher KIND --counter COUNTER` with an all-`0x11` nonce.
+fn xor_from<'a>(kind: CipherKind, nonce: &'a str, counter: &'a str) -> [&'a str; 9] {
+    [
+        "xor",
+        "--cipher",
+        kind.name(),
+        "--key",
+        KEY,
+        "--nonce",
+        nonce,
+        "--counter",
+        counter,
+    ]
+}
+
+#[test]
+fn a_start_past_the_last_block_is_refused_up_front_whatever_the_input() {
+    // One past the last block, and further: the same message, for every input length
+    // (an empty input too: the refusal comes before anything is read).
+    let ends = [
+        (CipherKind::ChaCha20, "4294967296", "4294967295"),
+        (CipherKind::ChaCha20, "4294967297", "4294967295"),
+        (CipherKind::ChaCha8, "4294967296", "4294967295"),
+        (CipherKind::ChaCha20, "18446744073709551616", "4294967295"),
+        (
+            CipherKind::ChaCha20Legacy,
+            "18446744073709551616",
+            "18446744073709551615",
+        ),
+        (
+            CipherKind::XChaCha20,
+            "18446744073709551616",
+            "18446744073709551615",
+        ),
+        (
+            CipherKind::XChaCha12,
+            "340282366920938463463374607431768211455",
+            "18446744073709551615",
+        ),
+    ];
+    for (kind, counter, last) in ends {
+        let nonce = "11".repeat(kind.nonce_len());
+        let message = format!(
+            "ragged: counter {counter} is beyond the end of the {} keystream (its last block is {last})\n",
+            kind.name()
+        );
+        for len in [0, 1, 64, 65] {
+            let out = ragged(&xor_from(kind, &nonce, counter), &vec![0u8; len]);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{} {counter} {len}",
+                kind.name()
+            );
+            assert!(out.stdout.is_empty(), "{} {counter} {len}", kind.name());
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr),
+                message,
+                "{} {counter}, {len} bytes",
+                kind.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_last_block_itself_is_usable_on_both_counter_widths() {
+    for (kind, last) in [
+        (CipherKind::ChaCha20, "4294967295"),
+        (CipherKind::ChaCha20Legacy, "18446744073709551615"),
+        (CipherKind::XChaCha20, "18446744073709551615"),
+    ] {
+        let nonce = "11".repeat(kind.nonce_len());
+        for len in [0, 1, 64] {
+            let out = ragged(&xor_from(kind, &nonce, last), &vec![0u8; len]);
+            assert!(
+                out.status.success(),
+                "{} {last} {len}: {}",
+                kind.name(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(out.stdout.len(), len, "{} {last}", kind.name());
+        }
+        // A byte past the last block is the exhausted keystream, as before.
+        assert_refused(
+            &xor_from(kind, &nonce, last),
+            &[0u8; 65],
+            "keystream exhausted",
+        );
+    }
+}
+
 #[test]
 fn selftest_and_info_succeed() {
     let out = ragged(&["selftest"], b"");
