@@ -2,40 +2,48 @@
 
 use ragged_chacha::{AeadKind, Backend, Poly1305Backend};
 
+use crate::out;
+
 /// Prints the CPU features seen, the backend per primitive, and versions.
-pub fn run() {
-    println!("ragged {}", env!("CARGO_PKG_VERSION"));
-    println!(
+pub fn run() -> Result<(), String> {
+    let mut out = out::stdout();
+    writeln!(out, "ragged {}", env!("CARGO_PKG_VERSION"))?;
+    writeln!(
+        out,
         "target      {}-{}",
         std::env::consts::ARCH,
         std::env::consts::OS
-    );
-    println!("cpu         {}", cpu_name());
-    println!("features    {}", features().join(" "));
+    )?;
+    writeln!(out, "cpu         {}", cpu_name())?;
+    writeln!(out, "features    {}", features().join(" "))?;
     let available: Vec<_> = Backend::available().map(|b| b.name()).collect();
     let compiled: Vec<_> = Backend::all().iter().map(|b| b.name()).collect();
-    println!(
+    writeln!(
+        out,
         "chacha      backend {} (available: {}; compiled: {})",
         Backend::detect().name(),
         available.join(", "),
         compiled.join(", ")
-    );
+    )?;
     let mac_available: Vec<_> = Poly1305Backend::available().map(|b| b.name()).collect();
     let mac_compiled: Vec<_> = Poly1305Backend::all().iter().map(|b| b.name()).collect();
-    println!(
+    writeln!(
+        out,
         "poly1305    backend {} (available: {}; compiled: {})",
         Poly1305Backend::detect().name(),
         mac_available.join(", "),
         mac_compiled.join(", ")
-    );
+    )?;
     let aeads: Vec<_> = AeadKind::ALL.iter().map(|a| a.name()).collect();
-    println!(
+    writeln!(
+        out,
         "aead        {} (chacha {} + poly1305 {})",
         aeads.join(", "),
         Backend::detect().name(),
         Poly1305Backend::detect().name()
-    );
-    println!("memcpy      {}", copy_strategy());
+    )?;
+    writeln!(out, "memcpy      {}", copy_strategy())?;
+    out.flush()
 }
 
 /// The copy strategy ragged-mem uses on this target and CPU.

@@ -3,11 +3,13 @@
 
 mod info;
 mod keys;
+mod out;
 mod seal;
 mod selftest;
 mod speed;
 mod xor;
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -126,7 +128,10 @@ fn parse_cipher(name: &str) -> Result<CipherKind, String> {
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     let result = match cli.command {
         Command::Xor {
             cipher,
@@ -138,24 +143,39 @@ fn main() -> ExitCode {
             .and_then(|(key, nonce)| xor::run(cipher, &key, &nonce, counter)),
         Command::Seal(args) => args.run(seal::seal),
         Command::Open(args) => args.run(seal::open),
-        Command::Selftest => return selftest::run(),
-        Command::Info => {
-            info::run();
-            Ok(())
-        }
+        Command::Selftest => selftest::run(),
+        Command::Info => info::run(),
         Command::Speed(args) => speed::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("ragged: {message}");
-            ExitCode::FAILURE
-        }
+        Err(message) => fail(&message),
     }
 }
 
-/// Rust ignores SIGPIPE, so a closed stdout makes `println!` panic; a command-line tool
-/// should instead end quietly when its reader goes away (`ragged speed | head`).
+/// Says `message` on stderr, as `ragged: …`, and gives exit status 1. When stderr
+/// cannot take the message either, the status is all that is left: exit 1 quietly.
+fn fail(message: &str) -> ExitCode {
+    let _ = writeln!(io::stderr(), "ragged: {message}");
+    ExitCode::FAILURE
+}
+
+/// What `Cli::parse` does with what clap reports instead of a command line (help,
+/// version, a usage error), except that a failed write is not swallowed: clap's own
+/// exit ignores it, so `ragged --help > /dev/full` would exit 0 having shown nothing.
+/// Help and version go to stdout, and failing to write them is the CLI's usual error
+/// (exit 1); a usage error goes to stderr with status 2, which stays 2 if stderr fails
+/// too, as there is nowhere left to say more.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    match e.print().and_then(|()| io::stdout().flush()) {
+        Err(write) if !e.use_stderr() => fail(&format!("writing stdout: {write}")),
+        _ => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1)),
+    }
+}
+
+/// Rust ignores SIGPIPE, so a closed stdout would make every write fail with EPIPE and
+/// the CLI report an error; a command-line tool should instead end quietly when its
+/// reader goes away (`ragged speed | head`).
 fn restore_default_sigpipe() {
     #[cfg(unix)]
     // SAFETY: called once at the start of `main`, before any other thread exists;

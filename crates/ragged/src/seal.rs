@@ -5,10 +5,12 @@
 //! shape. Input is capped at [`MAX_INPUT`] so a runaway pipe fails cleanly instead of
 //! exhausting memory.
 
-use std::io::{self, ErrorKind, Read, Write};
+use std::io::{self, Read};
 
 use ragged_chacha::{AeadKind, AnyAead, Error};
 use zeroize::Zeroizing;
+
+use crate::out;
 
 /// The largest input `seal` and `open` accept: 1 GiB.
 pub const MAX_INPUT: u64 = 1 << 30;
@@ -86,11 +88,9 @@ fn size_text(limit: u64) -> String {
 }
 
 fn write_output(data: &[u8]) -> Result<(), String> {
-    let mut out = io::stdout().lock();
-    match out.write_all(data).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
-        other => other.map_err(|e| format!("writing stdout: {e}")),
-    }
+    let mut out = out::stdout();
+    out.write_all(data)?;
+    out.flush()
 }
 
 #[cfg(test)]

@@ -1,27 +1,33 @@
 //! `ragged selftest`: the known-answer vectors, and a cross-check against the portable
 //! backend, on every backend this CPU has.
 
-use std::process::ExitCode;
-
 use ragged_chacha::kat::aead::{
     self as aead_kat, AEAD_VECTORS, ONE_TIME_KEY_VECTORS, POLY1305_VECTORS,
 };
 use ragged_chacha::kat::{self, HCHACHA_VECTORS, STREAM_VECTORS};
 use ragged_chacha::{AeadKind, AnyAead, AnyCipher, Backend, CipherKind, Poly1305Backend};
 
-/// Prints a table backend x cipher -> ok / FAIL; exit status 1 on any failure.
-pub fn run() -> ExitCode {
+use crate::out;
+
+/// Prints a table backend x cipher -> ok / FAIL, a row as soon as it is known; on any
+/// failure, a `FAIL …` line each on stderr and an error (exit status 1).
+pub fn run() -> Result<(), String> {
     let backends: Vec<Backend> = Backend::available().collect();
     let mut failures = Vec::new();
+    let mut out = out::stdout();
 
-    print!("{:<24}", "cipher");
+    write!(out, "{:<24}", "cipher")?;
     for b in &backends {
-        print!("{:>10}", b.name());
+        write!(out, "{:>10}", b.name())?;
     }
-    println!();
+    writeln!(out)?;
     for kind in CipherKind::ALL {
         let vectors: Vec<_> = STREAM_VECTORS.iter().filter(|v| v.kind == kind).collect();
-        print!("{:<24}", format!("{} ({})", kind.name(), vectors.len()));
+        write!(
+            out,
+            "{:<24}",
+            format!("{} ({})", kind.name(), vectors.len())
+        )?;
         for &backend in &backends {
             let mut ok = true;
             for v in &vectors {
@@ -34,9 +40,9 @@ pub fn run() -> ExitCode {
                 failures.push(format!("{}: {failure}", backend.name()));
                 ok = false;
             }
-            print!("{:>10}", if ok { "ok" } else { "FAIL" });
+            write!(out, "{:>10}", if ok { "ok" } else { "FAIL" })?;
         }
-        println!();
+        writeln!(out)?;
     }
     let hchacha_ok = HCHACHA_VECTORS.iter().all(|v| match kat::check_hchacha(v) {
         Ok(()) => true,
@@ -45,15 +51,20 @@ pub fn run() -> ExitCode {
             false
         }
     });
-    println!(
+    writeln!(
+        out,
         "{:<24}{:>10}",
         format!("hchacha ({})", HCHACHA_VECTORS.len()),
         if hchacha_ok { "ok" } else { "FAIL" }
-    );
+    )?;
 
     for kind in AeadKind::ALL {
         let vectors: Vec<_> = AEAD_VECTORS.iter().filter(|v| v.kind == kind).collect();
-        print!("{:<24}", format!("{} ({})", kind.name(), vectors.len()));
+        write!(
+            out,
+            "{:<24}",
+            format!("{} ({})", kind.name(), vectors.len())
+        )?;
         for &backend in &backends {
             let mut ok = true;
             for mac in Poly1305Backend::available() {
@@ -68,14 +79,15 @@ pub fn run() -> ExitCode {
                     ok = false;
                 }
             }
-            print!("{:>10}", if ok { "ok" } else { "FAIL" });
+            write!(out, "{:>10}", if ok { "ok" } else { "FAIL" })?;
         }
-        println!();
+        writeln!(out)?;
     }
-    print!(
+    write!(
+        out,
         "{:<24}",
         format!("one-time key ({})", ONE_TIME_KEY_VECTORS.len())
-    );
+    )?;
     for &backend in &backends {
         let mut ok = true;
         for v in ONE_TIME_KEY_VECTORS {
@@ -84,9 +96,9 @@ pub fn run() -> ExitCode {
                 ok = false;
             }
         }
-        print!("{:>10}", if ok { "ok" } else { "FAIL" });
+        write!(out, "{:>10}", if ok { "ok" } else { "FAIL" })?;
     }
-    println!();
+    writeln!(out)?;
     for mac in Poly1305Backend::available() {
         let mut ok = true;
         for v in POLY1305_VECTORS {
@@ -95,23 +107,28 @@ pub fn run() -> ExitCode {
                 ok = false;
             }
         }
-        println!(
+        writeln!(
+            out,
             "{:<24}{:>10} on the {} Poly1305 backend",
             format!("poly1305 ({})", POLY1305_VECTORS.len()),
             if ok { "ok" } else { "FAIL" },
             mac.name()
-        );
+        )?;
     }
 
     if failures.is_empty() {
-        println!("all known answers and cross-checks passed");
-        ExitCode::SUCCESS
-    } else {
-        for f in &failures {
-            eprintln!("FAIL {f}");
-        }
-        ExitCode::FAILURE
+        writeln!(out, "all known answers and cross-checks passed")?;
+        return out.flush();
     }
+    out.flush()?;
+    let mut err = out::stderr();
+    for f in &failures {
+        writeln!(err, "FAIL {f}")?;
+    }
+    Err(format!(
+        "self-test failed: {} known answers or cross-checks (FAIL lines above)",
+        failures.len()
+    ))
 }
 
 /// Every length 0..=1100 plus ragged large ones, this backend against the portable one.

@@ -1,9 +1,11 @@
 //! `ragged xor`: stdin XOR keystream to stdout, in constant memory.
 
-use std::io::{self, ErrorKind, Read, Write};
+use std::io::{self, ErrorKind, Read};
 
 use ragged_chacha::{AnyCipher, CipherKind};
 use zeroize::Zeroizing;
+
+use crate::out;
 
 /// Bytes read and written at a time.
 const CHUNK: usize = 64 * 1024;
@@ -13,7 +15,7 @@ const CHUNK: usize = 64 * 1024;
 pub fn run(kind: CipherKind, key: &[u8; 32], nonce: &[u8], counter: u128) -> Result<(), String> {
     let mut cipher = start(kind, key, nonce, counter)?;
     let mut input = io::stdin().lock();
-    let mut output = io::stdout().lock();
+    let mut output = out::stdout();
     let mut buf = Zeroizing::new(vec![0u8; CHUNK]);
     loop {
         let filled = fill(&mut input, &mut buf).map_err(|e| format!("reading stdin: {e}"))?;
@@ -23,15 +25,12 @@ pub fn run(kind: CipherKind, key: &[u8; 32], nonce: &[u8], counter: u128) -> Res
         cipher
             .try_apply_keystream(&mut buf[..filled])
             .map_err(|e| e.to_string())?;
-        match output.write_all(&buf[..filled]) {
-            Err(e) if e.kind() == ErrorKind::BrokenPipe => return Ok(()),
-            other => other.map_err(|e| format!("writing stdout: {e}"))?,
-        }
+        output.write_all(&buf[..filled])?;
         if filled < buf.len() {
             break;
         }
     }
-    output.flush().map_err(|e| format!("writing stdout: {e}"))
+    output.flush()
 }
 
 /// The cipher positioned at block `counter`, or the refusal of a start with no

@@ -1,6 +1,9 @@
 //! The CLI never panics. Random argument vectors (the real subcommands and flags mixed
-//! with junk), malformed hex, empty, closed and large stdin, and a closed stdout must
-//! each end in a clean exit status, with a one-line message on stderr on failure.
+//! with junk), malformed hex, empty, closed and large stdin, and a closed, full
+//! (`/dev/full`) or null stdout must each end in a clean exit status, with a one-line
+//! message on stderr on failure. Every subcommand is also run with stdout on
+//! `/dev/full`, where it must report the failed write, and with stdin and stdout
+//! closed; and with stderr on `/dev/full`, where the message itself cannot be written.
 //!
 //! Clean outcomes, and why:
 //! - exit 0;
@@ -12,7 +15,9 @@
 //!   is meant to show;
 //! - death by SIGPIPE, only when stdout is a pipe nobody reads: `main` restores the
 //!   default SIGPIPE action on purpose, so `ragged … | head` ends quietly the way `cat`
-//!   does, rather than reporting an error about a reader that has gone away.
+//!   does, rather than reporting an error about a reader that has gone away;
+//! - with stderr on `/dev/full`, where no message can be read: exit 0, 1 or 2 (the
+//!   code is all that is left to judge), or SIGPIPE as above.
 //!
 //! Anything else fails the test: exit 101 or "panicked" on stderr (a panic), another
 //! signal (an abort, a crash), any other code, or a run that does not end within
@@ -110,12 +115,37 @@ enum Output {
     Read,
     /// A pipe whose read end is closed before the child starts: every write fails.
     Closed,
+    /// `/dev/full`: every write fails with "no space left on device", and no SIGPIPE
+    /// comes to end the process quietly.
+    Full,
+    /// `/dev/null`: every write succeeds and goes nowhere (also what a closed stdout
+    /// becomes, see the module docs).
+    Null,
+}
+
+/// Where the child's stderr goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Errors {
+    /// A pipe the test drains, so the message can be judged.
+    Read,
+    /// `/dev/full`: the message cannot be written either.
+    Full,
 }
 
 struct Run {
     args: Vec<OsString>,
     input: Input,
     output: Output,
+    errors: Errors,
+}
+
+/// `/dev/full` opened for writing, for a child's stdout or stderr.
+fn dev_full() -> Stdio {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full (the test runs on Linux, or under QEMU with the host's /dev)")
+        .into()
 }
 
 struct Outcome {
@@ -137,10 +167,11 @@ fn drain(mut reader: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
 /// [`TIMEOUT`].
 fn execute(run: &Run, dir: &Path) -> Option<Outcome> {
     let mut command = ragged_command();
-    command
-        .args(&run.args)
-        .current_dir(dir)
-        .stderr(Stdio::piped());
+    command.args(&run.args).current_dir(dir);
+    match run.errors {
+        Errors::Read => command.stderr(Stdio::piped()),
+        Errors::Full => command.stderr(dev_full()),
+    };
     match &run.input {
         Input::Null => command.stdin(Stdio::null()),
         Input::ClosedPipe => {
@@ -157,6 +188,8 @@ fn execute(run: &Run, dir: &Path) -> Option<Outcome> {
             drop(reader);
             command.stdout(writer)
         }
+        Output::Full => command.stdout(dev_full()),
+        Output::Null => command.stdout(Stdio::null()),
     };
     let mut child = command.spawn().expect("run ragged");
     // The command holds our copies of the pipe ends given to the child; close them.
@@ -172,7 +205,7 @@ fn execute(run: &Run, dir: &Path) -> Option<Outcome> {
         _ => None,
     };
     let stdout = child.stdout.take().map(drain);
-    let stderr = drain(child.stderr.take().expect("stderr is piped"));
+    let stderr = child.stderr.take().map(drain);
 
     let started = Instant::now();
     let status = loop {
@@ -192,7 +225,9 @@ fn execute(run: &Run, dir: &Path) -> Option<Outcome> {
     if let Some(stdout) = stdout {
         stdout.join().expect("the stdout reader");
     }
-    let stderr = stderr.join().expect("the stderr reader");
+    let stderr = stderr
+        .map(|s| s.join().expect("the stderr reader"))
+        .unwrap_or_default();
     status.map(|status| Outcome { status, stderr })
 }
 
@@ -203,6 +238,16 @@ fn judge(run: &Run, outcome: &Outcome) -> Result<(), String> {
         return Err(format!("panicked: {}", excerpt(&stderr)));
     }
     let lines: Vec<&str> = stderr.lines().collect();
+    if run.errors == Errors::Full {
+        return match (outcome.status.code(), outcome.status.signal()) {
+            (Some(0..=2), _) => Ok(()),
+            (None, Some(SIGPIPE)) if run.output == Output::Closed => Ok(()),
+            _ => Err(format!(
+                "unclean end {:?} with stderr on /dev/full",
+                outcome.status
+            )),
+        };
+    }
     match (outcome.status.code(), outcome.status.signal()) {
         (Some(0), _) => Ok(()),
         (Some(1), _) => match lines.last() {
@@ -260,8 +305,10 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn new() -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ragged-no-panic-{}", std::process::id()));
+    /// A directory of its own for the test `name` (the tests run in parallel).
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("ragged-no-panic-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("key.raw"), [0x42; 32]).unwrap();
         std::fs::write(dir.join("key.hex"), format!("{KEY}\n")).unwrap();
@@ -601,6 +648,7 @@ fn run(args: &[&str], input: Input, output: Output) -> Run {
         args: os(args),
         input,
         output,
+        errors: Errors::Read,
     }
 }
 
@@ -739,22 +787,29 @@ fn fixed_runs(scratch: &Scratch) -> Vec<Run> {
 
 #[test]
 fn no_argument_vector_or_io_condition_makes_the_cli_panic() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("random");
     let pools = Pools::new(&scratch);
     let mut rng = Rng(SEED);
     let mut runs = fixed_runs(&scratch);
     for _ in 0..random_runs() {
         let args = arguments(&mut rng, &pools);
         let input = input(&mut rng);
-        let output = if rng.percent(25) {
-            Output::Closed
+        let output = match rng.below(20) {
+            0..=4 => Output::Closed,
+            5..=6 => Output::Full,
+            7 => Output::Null,
+            _ => Output::Read,
+        };
+        let errors = if rng.percent(3) {
+            Errors::Full
         } else {
-            Output::Read
+            Errors::Read
         };
         runs.push(Run {
             args,
             input,
             output,
+            errors,
         });
     }
 
@@ -769,9 +824,10 @@ fn no_argument_vector_or_io_condition_makes_the_cli_panic() {
                 other => format!("{other:?}"),
             };
             format!(
-                "{} (stdin {input}, stdout {:?})",
+                "{} (stdin {input}, stdout {:?}, stderr {:?})",
                 describe(&run.args),
-                run.output
+                run.output,
+                run.errors
             )
         };
         let Some(outcome) = execute(run, &scratch.dir) else {
@@ -803,5 +859,118 @@ fn no_argument_vector_or_io_condition_makes_the_cli_panic() {
     assert!(
         share(ok, 5) && share(refused, 5) && share(usage, 5) && share(sigpipe, 2),
         "too little variety: {summary}"
+    );
+}
+
+/// Every subcommand once, each as a valid invocation that succeeds and writes to
+/// stdout when stdout is a readable pipe, with stdin giving `input`.
+fn every_subcommand() -> Vec<(Vec<&'static str>, Input)> {
+    let speed = vec![
+        "speed", "chacha20", "poly1305", "--quick", "--rounds", "1", "--sizes", "16,64",
+    ];
+    vec![
+        (vec!["info"], Input::Null),
+        (vec!["selftest"], Input::Null),
+        (speed.clone(), Input::Null),
+        ([&speed[..], &["--json", "-"]].concat(), Input::Null),
+        ([&speed[..], &["--plot", "-"]].concat(), Input::Null),
+        (vec!["--help"], Input::Null),
+        (vec!["help"], Input::Null),
+        (vec!["help", "seal"], Input::Null),
+        (vec!["speed", "--help"], Input::Null),
+        (vec!["--version"], Input::Null),
+        (vec!["-V"], Input::Null),
+        (xor(&[]), big(100)),
+        (aead("seal", &[]), big(100)),
+        (aead("seal", &[]), Input::Null),
+    ]
+}
+
+#[test]
+fn every_subcommand_reports_a_full_stdout_and_takes_a_closed_one() {
+    let scratch = Scratch::new("every");
+    let mut failures = Vec::new();
+    let mut check = |run: &Run, expect: &dyn Fn(&Outcome, &str) -> Result<(), String>| {
+        let what = format!(
+            "{} (stdout {:?}, stderr {:?})",
+            describe(&run.args),
+            run.output,
+            run.errors
+        );
+        let Some(outcome) = execute(run, &scratch.dir) else {
+            failures.push(format!("{what}: still running after {TIMEOUT:?}"));
+            return;
+        };
+        let stderr = String::from_utf8_lossy(&outcome.stderr).into_owned();
+        if let Err(why) = judge(run, &outcome).and_then(|()| expect(&outcome, &stderr)) {
+            failures.push(format!("{what}: {why}"));
+        }
+    };
+    // A sealed message, so that `open` has something to write.
+    let sealed = {
+        let out = common::ragged(&aead("seal", &[]), b"a message to open");
+        assert!(out.status.success(), "seal for open's input");
+        out.stdout
+    };
+    let mut commands = every_subcommand();
+    commands.push((aead("open", &[]), Input::Bytes(sealed)));
+
+    for (args, input) in commands {
+        let mut full = run(&args, input.clone(), Output::Full);
+        // stdout on /dev/full: the failed write is reported, never swallowed (exit 0)
+        // and never a panic (exit 101).
+        check(&full, &|outcome, stderr| {
+            let last = stderr.lines().last().unwrap_or_default();
+            if outcome.status.code() == Some(1)
+                && last.starts_with("ragged: ")
+                && last.contains("stdout: ")
+            {
+                Ok(())
+            } else {
+                Err(format!(
+                    "expected exit 1 and 'ragged: … stdout: …', got {:?}: {}",
+                    outcome.status,
+                    excerpt(stderr)
+                ))
+            }
+        });
+        // stderr on /dev/full too: nothing can be said, the status still tells.
+        full.errors = Errors::Full;
+        check(&full, &|outcome, _| match outcome.status.code() {
+            Some(1) => Ok(()),
+            _ => Err(format!("expected exit 1, got {:?}", outcome.status)),
+        });
+        // stdin and stdout closed (see the module docs: that is /dev/null for both).
+        let closed = run(&args, Input::Null, Output::Null);
+        let refuses_empty_input = args[0] == "open";
+        check(
+            &closed,
+            &|outcome, stderr| match (outcome.status.code(), refuses_empty_input) {
+                (Some(0), false) => Ok(()),
+                (Some(1), true) if stderr == "ragged: authentication failed\n" => Ok(()),
+                _ => Err(format!(
+                    "unexpected {:?}: {}",
+                    outcome.status,
+                    excerpt(stderr)
+                )),
+            },
+        );
+    }
+    // A failure whose message cannot be written: still exit 1, quietly.
+    let mut refused = run(
+        &xor(&["--counter", "4294967297"]),
+        Input::Null,
+        Output::Read,
+    );
+    refused.errors = Errors::Full;
+    check(&refused, &|outcome, _| match outcome.status.code() {
+        Some(1) => Ok(()),
+        _ => Err(format!("expected exit 1, got {:?}", outcome.status)),
+    });
+    assert!(
+        failures.is_empty(),
+        "{} runs ended badly:\n{}",
+        failures.len(),
+        failures.join("\n")
     );
 }

@@ -9,6 +9,7 @@
 //! - `memcpy.rs` — the copy implementations: ragged, its word strategy and the peers
 //! - `memmove.rs` — the overlapping moves, by the same implementations as `memcpy.rs`
 //! - `timing.rs` — the interleaved sampler (knows nothing of any primitive)
+//! - `progress.rs` — the progress bar on stderr, whose failed draws are reported
 //! - `report.rs`, `plot.rs` — tables, JSON and SVG; `output.rs` — where JSON and SVG go
 //! - `sizes.rs` — the default sizes and the `--sizes` parser
 
@@ -22,6 +23,7 @@ mod openssl;
 mod output;
 mod plot;
 mod poly1305;
+mod progress;
 mod registry;
 mod report;
 mod sizes;
@@ -30,10 +32,10 @@ mod timing;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use crate::out;
 use clap::builder::PossibleValuesParser;
-use indicatif::{ProgressBar, ProgressStyle};
-
 use output::Sink;
+use progress::Progress;
 use registry::{Primitive, Selection};
 use sizes::SizeList;
 use timing::Plan;
@@ -160,13 +162,10 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
         plan.deadline = None;
     }
 
-    let progress = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {percent:>3}% eta {eta} {msg}")
-            .expect("a valid template")
-            .progress_chars("=> "),
-    );
-    let results = timing::run(&primitives, plan, &progress);
-    progress.finish_and_clear();
+    let progress = Progress::on_stderr();
+    let results = timing::run(&primitives, plan, progress.bar());
+    // Reported last (see `progress`): the results go out first, wherever they can.
+    let drawn = progress.finish();
     let run = results?;
     let results = &run.measurements;
 
@@ -177,16 +176,18 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     ));
     if tables_to_stderr {
-        eprint!("{text}");
+        out::stderr().write_all(text.as_bytes())?;
     } else {
-        print!("{text}");
+        let mut stdout = out::stdout();
+        stdout.write_all(text.as_bytes())?;
+        stdout.flush()?;
     }
     if let Some(sink) = &mut json {
         sink.write(report::json(&cpu, results).as_bytes(), "JSON")?;
     }
     if let Some(sink) = &mut chart {
         sink.write(plot::svg(&cpu, results)?.as_bytes(), "chart")?;
-        eprintln!("chart written to {}", sink.describe());
+        writeln!(out::stderr(), "chart written to {}", sink.describe())?;
     }
-    Ok(())
+    drawn
 }

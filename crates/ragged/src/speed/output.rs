@@ -6,6 +6,8 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::out;
+
 /// An opened destination for one report.
 pub enum Sink {
     Stdout,
@@ -27,12 +29,15 @@ impl Sink {
         matches!(self, Sink::Stdout)
     }
 
-    /// Writes all of `bytes`; `what` names the report in an error.
+    /// Writes all of `bytes`; `what` names the report in a file's error (stdout's is
+    /// the CLI's usual "writing stdout: …").
     pub fn write(&mut self, bytes: &[u8], what: &str) -> Result<(), String> {
         match self {
-            Sink::Stdout => std::io::stdout()
-                .write_all(bytes)
-                .map_err(|e| format!("cannot write the {what} to stdout: {e}")),
+            Sink::Stdout => {
+                let mut stdout = out::stdout();
+                stdout.write_all(bytes)?;
+                stdout.flush()
+            }
             Sink::File(f, path) => f
                 .write_all(bytes)
                 .map_err(|e| format!("cannot write the {what} to {}: {e}", path.display())),
