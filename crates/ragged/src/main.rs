@@ -53,7 +53,8 @@ enum Command {
     Seal(AeadArgs),
     /// Check and decrypt stdin (ciphertext followed by the 16-byte tag); stdout gets
     /// the plaintext. On any mismatch: exit status 1, "authentication failed" on
-    /// stderr, and nothing on stdout. The whole message is held in memory (at most 1 GiB).
+    /// stderr, and nothing on stdout. The whole message is held in memory (at most 1 GiB,
+    /// so the input is at most 1 GiB and the tag: whatever seal wrote).
     Open(AeadArgs),
     /// Run the known-answer vectors on every backend this CPU has; exit 1 on any failure.
     Selftest,

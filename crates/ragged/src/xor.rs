@@ -60,7 +60,7 @@ fn start(
 }
 
 /// Reads until `buf` is full or the input ends; returns the bytes read.
-fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+pub fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {
         match input.read(&mut buf[filled..]) {

@@ -3,8 +3,11 @@
 //! nothing to stdout.
 
 mod common;
-use common::ragged;
-use std::process::Output;
+use common::{ragged, ragged_command};
+use std::fs::File;
+use std::io::{Seek, SeekFrom, Write};
+use std::path::PathBuf;
+use std::process::{Output, Stdio};
 
 use ragged_chacha::{AeadKind, AnyAead};
 
@@ -209,4 +212,100 @@ fn selftest_and_info_cover_the_aeads() {
         info.contains("poly1305    backend") && info.contains("xchacha20-poly1305"),
         "{info}"
     );
+}
+
+/// The longest message: 1 GiB (`seal`'s limit; `open` takes it and the tag).
+const MAX_MESSAGE: u64 = 1 << 30;
+
+/// A file in the temporary directory, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    /// A new empty file named after `name`, open for reading and writing.
+    fn new(name: &str) -> (TempFile, File) {
+        let path =
+            std::env::temp_dir().join(format!("ragged-aead-cli-{}-{name}", std::process::id()));
+        let file = File::options()
+            .create(true)
+            .truncate(true)
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        (TempFile(path), file)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs `ragged args…` with `file` as stdin: the child shares the file's offset, so
+/// the offset afterwards shows how much it read.
+fn ragged_reading(args: &[&str], file: &File) -> Output {
+    ragged_command()
+        .args(args)
+        .stdin(Stdio::from(file.try_clone().unwrap()))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_regular_file_past_the_limit_is_refused_before_it_is_read() {
+    let nonce = "00".repeat(12);
+    let kind = AeadKind::ChaCha20Poly1305;
+    // Sparse files: their length is all that matters, and it costs no disk.
+    for (command, len, message) in [
+        (
+            "seal",
+            MAX_MESSAGE + 1,
+            "ragged: message larger than 1024 MiB: seal and open hold the whole message in memory\n",
+        ),
+        (
+            "open",
+            MAX_MESSAGE + 17,
+            "ragged: input larger than a message of 1024 MiB and its 16-byte tag: seal and open hold the whole message in memory\n",
+        ),
+    ] {
+        let (_temp, file) = TempFile::new(command);
+        file.set_len(len).unwrap();
+        let out = ragged_reading(&args(command, kind, &nonce, ""), &file);
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        assert!(out.stdout.is_empty(), "{command}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), message, "{command}");
+        let mut file = file;
+        assert_eq!(
+            file.stream_position().unwrap(),
+            0,
+            "{command} read its input"
+        );
+    }
+}
+
+#[test]
+fn a_regular_file_on_stdin_seals_and_opens_from_its_offset() {
+    let nonce = "00".repeat(12);
+    let kind = AeadKind::ChaCha20Poly1305;
+    let data: Vec<u8> = (0..100_003u32).map(|i| (i * 11) as u8).collect();
+    let by_pipe = ragged(&args("seal", kind, &nonce, "aa"), &data);
+    assert_ok(&by_pipe);
+
+    // Ten bytes of something else first, already read by someone: the message is what
+    // is left from the offset.
+    let (_plain, mut file) = TempFile::new("plain");
+    file.write_all(b"0123456789").unwrap();
+    file.write_all(&data).unwrap();
+    file.seek(SeekFrom::Start(10)).unwrap();
+    let by_file = ragged_reading(&args("seal", kind, &nonce, "aa"), &file);
+    assert_ok(&by_file);
+    assert!(by_file.stdout == by_pipe.stdout);
+
+    let (_sealed, mut file) = TempFile::new("sealed");
+    file.write_all(&by_file.stdout).unwrap();
+    file.seek(SeekFrom::Start(0)).unwrap();
+    let opened = ragged_reading(&args("open", kind, &nonce, "aa"), &file);
+    assert_ok(&opened);
+    assert!(opened.stdout == data);
 }
