@@ -7,6 +7,10 @@
 //! forever. The crate is therefore compiled `#![no_builtins]` when this feature is on,
 //! which stops the optimizer from introducing such calls anywhere in it; on top of
 //! that, the loops are written so they do not look like copy idioms (see `word.rs`).
+//! `no_builtins` does not cover the calls the compiler emits for the language itself —
+//! a whole-array initialiser (`[0; N]`, `[byte; 8]`) or a large copy — so the code
+//! behind these symbols has none (`scripts/c-symbols-check` disassembles them at every
+//! opt level and fails on any call to a memory routine).
 
 use core::ffi::{c_int, c_void};
 

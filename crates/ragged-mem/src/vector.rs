@@ -310,7 +310,10 @@ pub(crate) unsafe fn set<H: Vector, V: Vector>(dst: *mut u8, byte: u8, n: usize)
     // and the loop stays between them.
     unsafe {
         if n <= 16 {
-            let p8 = u64::from_ne_bytes([byte; 8]);
+            // Every byte is `byte`, so the product reads the same in any byte order. Not
+            // `from_ne_bytes([byte; 8])`: unoptimised, that array is a `memset` call —
+            // under `c-symbols`, a call to the function being defined.
+            let p8 = 0x0101_0101_0101_0101 * u64::from(byte);
             if n >= 8 {
                 st(dst, p8);
                 st(dst.add(n - 8), p8);

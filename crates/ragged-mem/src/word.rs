@@ -32,7 +32,7 @@
 //! rather than loops): otherwise this strategy would quietly become a call to the
 //! platform `memcpy`, and, under the `c-symbols` feature, to itself.
 
-use core::mem::size_of;
+use core::mem::{MaybeUninit, size_of};
 
 /// Bytes in a machine word: the unit of every aligned load and store here.
 pub const WORD: usize = size_of::<usize>();
@@ -715,6 +715,14 @@ unsafe fn merge_backward<O: ByteOrder>(
 /// with other vector units (NEON) keep the carried form until it is measured there.
 const RELOAD_NEIGHBOUR: bool = cfg!(target_feature = "sse2");
 
+/// An uninitialised word: the element the merge steps build their word arrays from.
+///
+/// The arrays are filled word by word, never initialised as a whole: where the step's
+/// loops are not unrolled (opt-level `s` and `z`), an initialiser such as `[0; N]`
+/// stays a `memset` call, and under `c-symbols` that `memset` is this crate's own
+/// (`scripts/c-symbols-check` looks for such calls).
+const UNINIT: MaybeUninit<usize> = MaybeUninit::uninit();
+
 /// One step of the forward shift-merge: loads the `N` whole source words from `s`,
 /// then stores `N` destination words from `d`, each merging a word with the one after
 /// it. The word below `s` comes from `prev`, or, with `RELOAD`, from memory — and the
@@ -731,26 +739,31 @@ unsafe fn merge_up<O: ByteOrder, const N: usize, const RELOAD: bool>(
     prev: usize,
     off: usize,
 ) -> usize {
-    let mut hi = [0usize; N];
-    let mut lo = [prev; N];
+    // Uninitialised, filled word by word (see `UNINIT`).
+    let mut hi = [UNINIT; N];
+    let mut lo = [UNINIT; N];
     // SAFETY: the caller's `N` valid words at each pointer (and the one below `s` with
-    // `RELOAD`); every load comes before the first store.
+    // `RELOAD`); every load comes before the first store. Every element of `hi` and
+    // `lo` is written by the first two loops before any is read.
     unsafe {
         for (i, w) in hi.iter_mut().enumerate() {
-            *w = O::load_word(s.add(i));
+            w.write(O::load_word(s.add(i)));
         }
         for (i, w) in lo.iter_mut().enumerate() {
-            if RELOAD {
-                *w = O::load_word(s.wrapping_add(i).wrapping_sub(1));
+            w.write(if RELOAD {
+                O::load_word(s.wrapping_add(i).wrapping_sub(1))
             } else if i > 0 {
-                *w = hi[i - 1];
-            }
+                hi[i - 1].assume_init()
+            } else {
+                prev
+            });
         }
         for i in 0..N {
-            O::store_word(d.add(i), merge::<O>(lo[i], hi[i], off));
+            let (l, h) = (lo[i].assume_init(), hi[i].assume_init());
+            O::store_word(d.add(i), merge::<O>(l, h, off));
         }
+        hi[N - 1].assume_init()
     }
-    hi[N - 1]
 }
 
 /// One step of the backward shift-merge: the mirror of [`merge_up`], below `s` and
@@ -767,26 +780,31 @@ unsafe fn merge_down<O: ByteOrder, const N: usize, const RELOAD: bool>(
     next: usize,
     off: usize,
 ) -> usize {
-    let mut lo = [0usize; N];
-    let mut hi = [next; N];
+    // Uninitialised, filled word by word (see `UNINIT`).
+    let mut lo = [UNINIT; N];
+    let mut hi = [UNINIT; N];
     // SAFETY: the caller's `N` valid words below each pointer (and the one at `s` with
-    // `RELOAD`); every load comes before the first store.
+    // `RELOAD`); every load comes before the first store. Every element of `lo` and
+    // `hi` is written by the first two loops before any is read.
     unsafe {
         for (i, w) in lo.iter_mut().enumerate() {
-            *w = O::load_word(s.sub(i + 1));
+            w.write(O::load_word(s.sub(i + 1)));
         }
         for (i, w) in hi.iter_mut().enumerate() {
-            if RELOAD {
-                *w = O::load_word(s.wrapping_sub(i));
+            w.write(if RELOAD {
+                O::load_word(s.wrapping_sub(i))
             } else if i > 0 {
-                *w = lo[i - 1];
-            }
+                lo[i - 1].assume_init()
+            } else {
+                next
+            });
         }
         for i in 0..N {
-            O::store_word(d.sub(i + 1), merge::<O>(lo[i], hi[i], off));
+            let (l, h) = (lo[i].assume_init(), hi[i].assume_init());
+            O::store_word(d.sub(i + 1), merge::<O>(l, h, off));
         }
+        lo[N - 1].assume_init()
     }
-    lo[N - 1]
 }
 
 /// Copies `K` bytes one at a time, lowest first.
