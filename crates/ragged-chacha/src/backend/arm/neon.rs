@@ -158,8 +158,8 @@ impl Frame {
 /// Four ChaCha blocks (`frame` words 0..22: the input of blocks `counter..counter + 4`)
 /// XORed into `len` bytes.
 ///
-/// Never inlined, and its body is the `asm!` block alone: see the `SAFETY` comment on
-/// the registers d16–d31.
+/// Out of line, like [`batch_rows`]: a large block that `super::neon` calls from two
+/// places. Nothing in the register declarations depends on that.
 ///
 /// # Safety
 /// - the CPU has NEON;
@@ -190,13 +190,12 @@ pub(crate) unsafe fn batch4(
     //   piece loads its input before storing, and no piece overlaps another except the
     //   final window, which uses `output`'s final bytes below the tail.
     // - Registers: general registers are operands; the flags are clobbered (no
-    //   `preserves_flags`); the stack is not touched (`nostack`). d0–d15 (q0–q7) are
-    //   declared clobbered, so the compiler saves the callee-saved d8–d15 itself.
-    //   d16–d31 (q8–q15) cannot be named as operands on this target (it lacks `d32`),
-    //   and the compiler never allocates them; AAPCS makes them caller-saved, so no
-    //   caller expects them preserved across a call, and this function is
-    //   `#[inline(never)]` with the asm as its whole body, so even a build with `+d32`
-    //   has no value of its own living in them across the block.
+    //   `preserves_flags`); the stack is not touched (`nostack`). The kernel writes
+    //   all of q0–q15, and every one of their d halves, d0–d31, is declared clobbered:
+    //   the compiler saves the callee-saved d8–d15 itself, and keeps none of its own
+    //   values in d16–d31 across the block (which matters in a build where it may use
+    //   them, `+d32`/`+neon`; without `d32` it never allocates them, and rustc accepts
+    //   them as operands either way).
     unsafe {
         asm!(
             ".fpu neon",
@@ -382,6 +381,10 @@ pub(crate) unsafe fn batch4(
             out("d4") _, out("d5") _, out("d6") _, out("d7") _,
             out("d8") _, out("d9") _, out("d10") _, out("d11") _,
             out("d12") _, out("d13") _, out("d14") _, out("d15") _,
+            out("d16") _, out("d17") _, out("d18") _, out("d19") _,
+            out("d20") _, out("d21") _, out("d22") _, out("d23") _,
+            out("d24") _, out("d25") _, out("d26") _, out("d27") _,
+            out("d28") _, out("d29") _, out("d30") _, out("d31") _,
             options(nostack),
         );
     }
@@ -411,9 +414,9 @@ pub(crate) unsafe fn batch_rows(
     // SAFETY: as for `batch4`: NEON is the caller's check; memory is `frame` words
     // 0..20 (read) and 40..44 (written) through the exclusive `&mut Frame`,
     // `SLIDE[rem..rem + 16]`, and the message's whole 16-byte pieces below `len` plus
-    // the final window the caller vouches for. Registers: d0–d15 declared clobbered;
-    // d16–d31 (q8–q15) are unnameable here, never allocated by the compiler, and
-    // caller-saved under AAPCS, and this `#[inline(never)]` function is the asm alone.
+    // the final window the caller vouches for. Registers: the kernel writes q0–q14
+    // (q0–q7 the two blocks' rows, q8 and q9 scratch, q10–q14 the input rows), and
+    // their d halves d0–d29 are declared clobbered; d30 and d31 (q15) are untouched.
     unsafe {
         asm!(
             ".fpu neon",
@@ -546,6 +549,10 @@ pub(crate) unsafe fn batch_rows(
             out("d4") _, out("d5") _, out("d6") _, out("d7") _,
             out("d8") _, out("d9") _, out("d10") _, out("d11") _,
             out("d12") _, out("d13") _, out("d14") _, out("d15") _,
+            out("d16") _, out("d17") _, out("d18") _, out("d19") _,
+            out("d20") _, out("d21") _, out("d22") _, out("d23") _,
+            out("d24") _, out("d25") _, out("d26") _, out("d27") _,
+            out("d28") _, out("d29") _,
             options(nostack),
         );
     }
