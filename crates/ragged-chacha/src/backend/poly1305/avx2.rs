@@ -65,15 +65,12 @@ use crate::wipe::wipe;
 
 /// Runs of fewer blocks than this stay on the portable code: building the powers of
 /// `r` (three scalar multiplications and the tables, per run), moving `h` in and out
-/// and the final lane combine cost about as much as a dozen and a half blocks.
-/// Measured on Zen 3 (`ragged speed poly1305 --backends`, the whole MAC with key
-/// setup, two runs), AVX2 over portable: 0.93x at 16 blocks, 1.00x at 18, 1.01-1.02x
-/// at 20, 1.08x at 22, 1.16x at 28, 1.65x at 1420 bytes, 2.2x at 16 KiB.
+/// and the final lane combine are a fixed cost per run that only a longer run repays.
 ///
-/// Since the portable loop runs one step behind (`mul_r_plus`), the MAC alone breaks
-/// even at 29-30 blocks (0.89-0.93x at 20, 1.01x at 30, 1.03-1.08x at 32), but the
-/// AEAD, this path's main user, measured slower with 30 (1500-byte seal 1.05x -> 1.03x
-/// of ring, 2 and 4 KiB 1-2% down; two alternating runs), so it stays 20.
+/// 20 is where AVX2 overtook the portable code for the MAC alone (d68dce4). The faster
+/// portable loop (`mul_r_plus`) later moved the MAC's own break-even above 20, but the
+/// AEAD, this path's main user, sealed slower with 30, so it stays 20 (b678f61).
+/// Figures: `docs/tuning.md`.
 pub(crate) const MIN_BLOCKS: usize = 20;
 
 /// `2^26 - 1`.
@@ -84,9 +81,9 @@ const MASK26: u64 = (1 << 26) - 1;
 ///
 /// Not cached in the MAC state: the AEAD makes one AVX2 run per message anyway, and
 /// a state carrying ~300 bytes of table made every by-value move of a `Poly1305` a
-/// `memmove` call — 5-9% slower sealing at 64-256 bytes, where the table is not even
-/// used. An incremental MAC fed in large pieces pays the three multiplications per
-/// piece instead (well under 5% for pieces of 1 KiB and more).
+/// `memmove` call, which slowed the short seals that never use the table (08ac101).
+/// An incremental MAC fed in large pieces pays the three multiplications per piece
+/// instead, small beside a piece of 1 KiB or more.
 ///
 /// Each row is four 32-bit lanes (packed in pairs into `u64`s) that one
 /// zero-extending `vpmovzxdq` load turns into a vector of four 64-bit lanes: rows 0..5
@@ -363,8 +360,9 @@ unsafe fn lane_sum(v: __m256i) -> u64 {
 /// - reloads `r⁴` and `5·r⁴` every iteration as zero-extending loads through a
 ///   pointer the optimizer cannot see into (so it cannot hoist them out).
 ///
-/// With both, the loop is 25 multiplies and ~110 instructions per 64 bytes (it was
-/// 40 and ~165), ~37% faster at 16 KiB on Zen 3.
+/// With both, the loop has one multiply per product, 25 per 64 bytes, and no
+/// emulated ones (f7de0df; the instruction counts and speed-up are in
+/// `docs/tuning.md`).
 ///
 /// # Safety
 /// The CPU has AVX2.

@@ -68,9 +68,9 @@ use crate::wipe::wipe;
 /// the portable code). **Not measured** — the project has no IFMA hardware, only an
 /// emulator whose timings mean nothing — so this is an estimate: setting up costs seven
 /// scalar multiplications for `r²..r⁸` plus the hand-off and an eight-lane combine, a
-/// few dozen portable blocks' worth, and AVX2 is already ahead of the portable code
-/// from 20 blocks. Re-measure with `ragged speed poly1305 --backends` on an IFMA CPU
-/// (Ice Lake, Tiger Lake, Sapphire Rapids, Zen 4) and adjust.
+/// few dozen portable blocks' worth, and AVX2 already takes the runs from 20 blocks.
+/// Re-measure with `ragged speed poly1305 --backends` on an IFMA CPU (Ice Lake, Tiger
+/// Lake, Sapphire Rapids, Zen 4), adjust, and fill its row in `docs/tuning.md`.
 pub(crate) const MIN_BLOCKS: usize = 32;
 
 /// `2^44 - 1`.

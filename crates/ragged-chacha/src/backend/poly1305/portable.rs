@@ -54,8 +54,7 @@ fn mul(a: u64, b: u64) -> u128 {
 /// The block is added to the product's low limbs while the top limb is still being
 /// folded, and the fold's carry goes through the sum: one carry chain after the fold
 /// instead of two (the fold's, then the next block's addition), so the next block's
-/// multiplication starts sooner: 5.2 -> 4.2 ns a block in a throwaway timing loop on
-/// Zen 3 (BMI2); `ragged speed poly1305` 1.09x at 256 bytes.
+/// multiplication starts sooner (ae44934; figures in `docs/tuning.md`).
 #[inline(always)]
 fn mul_r_plus(
     [h0, h1, h2]: [u64; 3],
