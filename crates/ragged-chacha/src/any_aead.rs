@@ -46,11 +46,11 @@ impl AeadKind {
 /// A keyed AEAD of any [`AeadKind`], taking nonces as slices.
 ///
 /// For a choice made at run time (the CLI, the self-test). Per packet in a hot loop,
-/// prefer the typed [`ChaCha20Poly1305`] or [`XChaCha20Poly1305`]: keyed once and then
-/// sealing through this enum measured 4-6% slower at 16-128 bytes (AVX2, Zen 3, two
-/// alternating runs; the nonce arrives as a slice and is checked per call, and the
-/// compiler reads the byte-aligned enum in pieces). Made per message, the gap was
-/// 10-12%.
+/// prefer the typed [`ChaCha20Poly1305`] or [`XChaCha20Poly1305`]: every call through
+/// this enum takes the nonce as a slice and checks its length, and the compiler reads
+/// the byte-aligned enum in pieces. That is a small fixed cost per call, visible on
+/// short messages, and larger when an `AnyAead` is made per message.
+// Measured in 04df652; the figures are in docs/tuning.md (AEAD).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum AnyAead {

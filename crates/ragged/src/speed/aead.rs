@@ -8,9 +8,9 @@
 //! typed AEADs (`ChaCha20Poly1305::new` and the like), ring's `LessSafeKey`, OpenSSL's
 //! context with only the nonce re-set per message (see `openssl.rs`).
 //!
-//! Not through ragged's `AnyAead`, the runtime choice of AEAD for the CLI, which
-//! measured 4-6% slower at 16-128 bytes (Zen 3; see its documentation): a caller of
-//! the typed API never pays that.
+//! Not through ragged's `AnyAead`, the runtime choice of AEAD for the CLI, which adds
+//! a small cost per call (see its documentation; 04df652): a caller of the typed API
+//! never pays that.
 
 use std::hint::black_box;
 
