@@ -5,9 +5,9 @@
 //! in place of the SSE2 loop), and non-temporal stores for copies far larger than
 //! the last-level cache.
 //!
-//! The thresholds were measured on the machine this crate was developed on (an AMD
-//! EPYC Zen 3: AVX2, ERMS, FSRM, 32 MiB L3) with `examples/thresholds.rs`; they are
-//! machine-specific, and that program is how to re-measure them.
+//! The thresholds were measured on the development machine with
+//! `examples/thresholds.rs`; they are machine-specific, and that program is how to
+//! re-measure them. `docs/tuning.md` names the machine and holds the figures.
 
 pub(crate) mod cpu;
 mod nontemporal;
@@ -23,38 +23,33 @@ use vectors::{Avx2, Sse2};
 pub(crate) const INLINE_MAX: usize = 64;
 
 /// Sizes above [`INLINE_MAX`] up to this are copied out of line with eight SSE2
-/// vectors and no feature test. Measured: 13.0 GB/s at 65 B and 25.7 GB/s at 128 B,
-/// against 9.5–11.0 and 21.3–21.6 GB/s through the AVX2 entry (one more jump,
-/// 256-bit accesses, `vzeroupper`).
+/// vectors and no feature test, which beat the AVX2 entry (one more jump, 256-bit
+/// accesses, `vzeroupper`) at 65 and 128 B (f48f54f, figures restated in 1c924d4).
 pub(crate) const SSE2_MAX: usize = 128;
 // `memcpy_avx2` relies on everything above `SSE2_MAX` being at least four AVX2 vectors.
 const _: () = assert!(SSE2_MAX == 4 * 32);
 
 /// From this size on, a non-overlapping copy on a CPU with ERMS but without AVX2 uses
-/// `rep movsb`. Measured with the SSE2 loop on the Zen 3: `rep movsb` was 1.1–1.8x
-/// faster from 4 KiB to 16 KiB (least with a misaligned source) and level beyond. Against the AVX2 loop it was never
-/// faster (level at best, 10% slower with a misaligned source), so with AVX2 it is
-/// not used at all.
+/// `rep movsb`: it beat the SSE2 loop from 4 KiB to 16 KiB and was level beyond, but
+/// never beat the AVX2 loop, so with AVX2 it is not used at all (0917404).
 pub(crate) const REP_MOVSB_MIN: usize = 4096;
 
-/// `rep movsb` collapsed to ~2.9 GB/s (17x slower) when the destination's page offset
-/// was 1 to 31 bytes ahead of the source's, and lost ~25% at 48 and 63: within this
-/// distance the vector loop is used instead.
+/// `rep movsb` collapsed when the destination's page offset was 1 to 31 bytes ahead
+/// of the source's, and was still slower at 48 and 63 (0917404): within this distance
+/// the vector loop is used instead.
 const REP_MOVSB_BAD_DISTANCE: usize = 64;
 
-/// From this size on, a non-overlapping copy uses non-temporal stores. Measured on the
-/// Zen 3 (32 MiB L3): level with the AVX2 loop at 16 MiB (source and destination
-/// together fill the L3), 1.3–1.5x faster at 24–48 MiB, and faster than `rep movsb`
-/// at 16 MiB to 400 MB.
+/// From this size on, a non-overlapping copy uses non-temporal stores: on a machine
+/// with a 32 MiB L3 they drew level with the AVX2 loop where source and destination
+/// together fill the L3, and pulled ahead of it and of `rep movsb` beyond (0917404).
 pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 
 /// Copies `n` bytes between disjoint buffers.
 ///
 /// Above [`SSE2_MAX`] on a CPU the cache already knows has AVX2, the call goes
-/// straight to [`memcpy_avx2`] rather than through [`memcpy_large`]: measured on the
-/// Zen 3 (`ragged speed memcpy`, four alternating runs of each build), 256 B went from
-/// 0.86x to 0.95–1.00x glibc, while 16 and 64 B went from 1.46x and 1.12x to 1.36x and
-/// 1.06–1.20x (LLVM no longer inlined `copy` into the benchmark loop).
+/// straight to [`memcpy_avx2`] rather than through [`memcpy_large`]: it closed most of
+/// the gap to glibc at 256 B, for some loss at 16 and 64 B, where LLVM no longer
+/// inlined `copy` into the benchmark loop (a1c750a).
 ///
 /// # Safety
 /// `src` valid for reading and `dst` for writing `n` bytes; no overlap.

@@ -2,12 +2,12 @@
 //! with internal wide moves. There is no intrinsic for it, hence the one `asm!`.
 //!
 //! [`copy`] first aligns the destination to 64 bytes with one unaligned vector copy
-//! of the head, the setup vendors recommend for fast strings. On the Zen 3 this was
-//! measured on it made no visible difference either way, and it does not avoid the
-//! one real hazard found there: with the destination's page offset 1 to 31 bytes ahead
-//! of the source's, `rep movsb` ran at ~2.9 GB/s at every size from 4 KiB to 400 MB,
-//! 17–35x slower than the vector loop (glibc's `memcpy` on that machine collapses the
-//! same way). The dispatcher therefore checks that distance before choosing it.
+//! of the head, the setup vendors recommend for fast strings. Measured, it made no
+//! visible difference either way, and it does not avoid the one real hazard found:
+//! with the destination's page offset 1 to 31 bytes ahead of the source's, `rep movsb`
+//! ran many times slower than the vector loop at every size from 4 KiB up (glibc's
+//! `memcpy` collapses the same way; 0917404, 05e0249). The dispatcher therefore checks
+//! that distance before choosing it.
 
 use core::arch::asm;
 
