@@ -363,6 +363,36 @@ fn unpark<V: Lanes>(x: &mut [V; 16], parked: &[V; 4]) {
     x[11] = parked[3];
 }
 
+/// Zeroes the four slots of `parked` with volatile stores, once [`unpark`] has taken
+/// the last rows back. At the end of a batch they hold key-derived rows: slots 2 and 3
+/// rows 10 and 11 before the feed-forward, which with known plaintext give key words 6
+/// and 7 (keystream minus row), slots 0 and 1 rows 8 and 9 from the last double round.
+/// Every batch that parks (the vector rounds, and the scalar [`NinthBlock`]) wipes its
+/// own slots before it ends, so none is left holding them when the kernel returns.
+/// Slot by slot and without [`wipe`]'s compiler fence: the stores cannot move above
+/// the last loads of the same slots anyway, and the fence would also pin the batch's
+/// other memory accesses around it (with `wipe`, the AVX2 kernels ran more
+/// instructions).
+///
+/// Only these slots: the rest of the batch's temporaries are the compiler's — the
+/// registers, and the stack slots LLVM spills rows, splatted key words or keystream
+/// to. Rust gives no way to name those, so they cannot be wiped from here; the same
+/// holds for every Rust or C library whose kernels are not written in assembly. We
+/// accept it: what this code can reach is wiped, and the keystream itself is in the
+/// output.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+unsafe fn wipe_parked<V: Lanes>(parked: &mut [V; 4]) {
+    // SAFETY: V's features (the caller's contract).
+    let zero = unsafe { V::splat(0) };
+    for slot in parked {
+        // SAFETY: a valid, aligned, exclusively borrowed element.
+        unsafe { core::ptr::write_volatile(slot, zero) };
+    }
+}
+
 /// [`rounds`], with `extras.after_double_round` run after each double round.
 ///
 /// With [`Lanes::SPILL_TWO_ROWS`], each round runs as two pairs of quarter rounds, and
@@ -404,6 +434,8 @@ unsafe fn rounds_interleaved<V: Lanes, E: BatchExtras>(
             extras.after_double_round(i);
         }
         unpark(x, &parked);
+        // SAFETY: forwarded from this function's contract.
+        unsafe { wipe_parked(&mut parked) };
         return;
     }
     for i in 0..double_rounds {
@@ -533,10 +565,13 @@ impl NinthBlock {
     }
 
     /// After the rounds: the block's keystream words (the parked words taken back,
-    /// the initial words of the block at `counter` added).
+    /// their slots wiped, the initial words of the block at `counter` added). By
+    /// reference, so that the wipe zeroes the slots the rounds parked in.
     #[inline(always)]
-    fn keystream(mut self, state: &State, counter: u64) -> [u32; 16] {
+    fn keystream(&mut self, state: &State, counter: u64) -> [u32; 16] {
         unpark(&mut self.x, &self.parked);
+        // SAFETY: one-word lanes need no CPU feature.
+        unsafe { wipe_parked(&mut self.parked) };
         let init = Self::initial(state, counter);
         core::array::from_fn(|i| self.x[i].0.wrapping_add(init[i]))
     }
