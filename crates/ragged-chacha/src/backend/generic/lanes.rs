@@ -1,0 +1,123 @@
+//! The lane vocabulary: the operations each instruction set provides, nothing else.
+//!
+//! [`Lanes`] is the vertical form (one 32-bit state word of `BLOCKS` blocks in a
+//! vector); [`Rows`] the row form (one row of a block in each 128-bit lane).
+
+/// The lane operations a backend provides.
+///
+/// # Safety
+///
+/// Implementations may use instructions the CPU lacks. Every method is `unsafe`, and
+/// callers must only call them on a CPU that has the instruction-set extensions the
+/// implementing type documents (the backend's entry point checks this once).
+pub(crate) unsafe trait Lanes: Copy {
+    /// Blocks processed side by side: the number of 32-bit lanes.
+    const BLOCKS: usize;
+    /// Bytes in one vector: `4 * BLOCKS`.
+    const BYTES: usize = 4 * Self::BLOCKS;
+    /// The order in which a full batch stores its keystream vectors: the order
+    /// [`Lanes::transpose`] finishes them in, so few are live at once.
+    const STORE_ORDER: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    /// Whether the AEAD seal runs the scalar Poly1305 between the double rounds of these
+    /// batches (see [`seal`]); set where that measured faster than a separate MAC pass.
+    // Only the fused AEAD (x86-64 and aarch64) reads it.
+    #[cfg_attr(
+        not(any(
+            target_arch = "x86_64",
+            all(target_arch = "aarch64", target_endian = "little")
+        )),
+        allow(dead_code)
+    )]
+    const INTERLEAVE_MAC: bool = false;
+    /// Whether the vertical rounds keep two of the sixteen state rows in memory, for
+    /// instruction sets with sixteen vector registers: see [`rounds_interleaved`].
+    const SPILL_TWO_ROWS: bool = false;
+    /// Whether full batches compute one block more in the general-purpose registers,
+    /// its quarter rounds placed between the vector ones (see [`ScalarBlock`]): the
+    /// vector rounds are latency-bound, so the integer units are idle beside them.
+    const NINTH_BLOCK: bool = false;
+    /// Whether the [`Lanes::SPILL_TWO_ROWS`] rounds run the two quarter rounds of each
+    /// pair one after the other rather than step by step, where the batch has no
+    /// scalar work beside them (see [`vector_pair`]).
+    const PAIR_ONE_BY_ONE: bool = false;
+
+    /// Every lane set to `x`.
+    unsafe fn splat(x: u32) -> Self;
+    /// Lane `i` holds the low and the high half of `counter + i` (wrapping).
+    unsafe fn counters(counter: u64) -> (Self, Self);
+    /// Lane-wise wrapping addition.
+    unsafe fn add(self, other: Self) -> Self;
+    /// Lane-wise exclusive or.
+    unsafe fn xor(self, other: Self) -> Self;
+    /// Lane-wise rotate left by 16 bits.
+    unsafe fn rotl16(self) -> Self;
+    /// Lane-wise rotate left by 12 bits.
+    unsafe fn rotl12(self) -> Self;
+    /// Lane-wise rotate left by 8 bits.
+    unsafe fn rotl8(self) -> Self;
+    /// Lane-wise rotate left by 7 bits.
+    unsafe fn rotl7(self) -> Self;
+    /// Turns sixteen word vectors (word `w` of each block) into sixteen vectors of
+    /// keystream in message order: vector `i` is keystream bytes `i*BYTES..(i+1)*BYTES`.
+    unsafe fn transpose(x: [Self; 16]) -> [Self; 16];
+    /// Unaligned load of `BYTES` bytes.
+    unsafe fn load(src: *const u8) -> Self;
+    /// Unaligned store of `BYTES` bytes.
+    unsafe fn store(self, dst: *mut u8);
+    /// XORs the first `rem` bytes of this keystream vector (`0 < rem < BYTES`) into
+    /// `input[..rem]`, writing `output[..rem]`, touching no byte outside the message.
+    ///
+    /// `before` is how many bytes of the same message precede `input` / `output`;
+    /// they are readable, and in `output` they already hold their final value, so a
+    /// backend may load and store a window that overlaps them as long as it rewrites
+    /// those bytes with what they already hold.
+    unsafe fn xor_tail(self, input: *const u8, output: *mut u8, rem: usize, before: usize);
+}
+
+/// The "horizontal" form for short messages: each 128-bit lane of a vector holds one
+/// row (four words) of one block, so four vectors are `Lanes::BYTES / 16` whole blocks.
+/// For one to a few blocks this beats the vertical form: it computes only the blocks
+/// needed and needs no transpose (the diagonal round rotates words within rows).
+///
+/// # Safety
+/// As for [`Lanes`]: callers guarantee the CPU features of the implementing type.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+pub(crate) unsafe trait Rows: Lanes {
+    /// Blocks in one set of four row vectors: one per 128-bit lane.
+    const ROW_BLOCKS: usize = Self::BYTES / 16;
+    /// Whether a row-form batch of two sets and one block more computes that block in
+    /// the general-purpose registers beside the two sets (see [`rows_batch`]) rather
+    /// than as a third set. The row form is bound by the vector units (on Zen 3 its
+    /// shifts and shuffles share two of the four vector pipes: a round loop measured
+    /// 32.3, 37.8 and 41.9 cycles a double round for one, two and three sets), while
+    /// the integer units idle beside it. Beside a single set the scalar block measured
+    /// slower than a second set (AVX2, Zen 3: ChaCha20 192 B 1409 -> 1357 MB/s), so it
+    /// only replaces a third one.
+    const SCALAR_BLOCK: bool = false;
+
+    /// Row `r` (words `4r..4r+4`) of `words` in every 128-bit lane.
+    unsafe fn row(words: &[u32; 16], r: usize) -> Self;
+    /// Row 3 of `words` for blocks `counter + lane` in lane `lane`: the low counter
+    /// half in word 12, the high half added to word 13 (wrapping).
+    unsafe fn counter_row(words: &[u32; 16], counter: u64) -> Self;
+    /// Rotates the words of each 128-bit lane left by `N` (word `i` takes word
+    /// `i + N mod 4`).
+    unsafe fn rotate_words<const N: i32>(self) -> Self;
+    /// Reorders the rows `[a, b, c, d]` of the blocks into keystream vectors in
+    /// message order (vector `i` is bytes `i * BYTES..`).
+    unsafe fn rows_to_message(rows: [Self; 4]) -> [Self; 4];
+    /// Vector `i` (`i < 64 / BYTES`) of a block given as its sixteen keystream words:
+    /// bytes `i * BYTES..` of the block, in message order.
+    #[inline(always)]
+    unsafe fn block_vector(words: &[u32; 16], i: usize) -> Self {
+        let mut bytes = [0u8; 64];
+        for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        // SAFETY: `i * BYTES + BYTES <= 64`; the caller upholds the CPU features.
+        unsafe { Self::load(bytes.as_ptr().add(i * Self::BYTES)) }
+    }
+}

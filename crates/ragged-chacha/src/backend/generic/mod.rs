@@ -1,0 +1,87 @@
+//! The ChaCha block function and the batch/tail driver, written once over [`Lanes`].
+//!
+//! A `Lanes` value holds one 32-bit state word for `BLOCKS` consecutive blocks
+//! ("vertical" layout), so sixteen of them are `BLOCKS` whole ChaCha states. Each
+//! instruction set supplies only the lane operations, the transpose back to message
+//! order, and its trick for the final partial vector.
+//!
+//! ```text
+//! xor_keystream(state, counter, message):                        plan.rs
+//!     full batches of W::BLOCKS blocks (a ninth block beside)    vertical.rs, scalar.rs
+//!     the remainder as ONE batch: row form or a narrower W       rows.rs, vertical.rs
+//! batch:  x = initial(counter); rounds(x); x += initial          rounds.rs
+//!         transpose; XOR whole vectors; the ISA's tail trick     lanes.rs (per ISA)
+//! seal/open: the key block inside the first batch, the MAC       aead.rs
+//!            between the rounds of the next
+//! ```
+//!
+//! One file a concern: `lanes` the operations each instruction set provides, `rounds`
+//! the double rounds and what runs between them, `vertical` the batch of one block a
+//! lane, `scalar` a block in the general-purpose registers beside it, `rows` the row
+//! form (x86-64 and aarch64 only), `plan` how a message is cut into batches, `aead` the
+//! fused seal and open (x86-64 and aarch64 only).
+
+// In reading order, which is also the order the compiler meets them in: the code
+// LLVM makes depends on that order, so it is kept as it was in one file (hence the
+// blank lines, which keep rustfmt from sorting these).
+mod lanes;
+
+mod rounds;
+
+mod vertical;
+
+mod scalar;
+
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+mod rows;
+
+mod plan;
+
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+mod aead;
+
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+pub(crate) use self::aead::{open, seal};
+pub(crate) use self::lanes::Lanes;
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+pub(crate) use self::lanes::Rows;
+#[cfg(all(target_arch = "arm", target_endian = "little"))]
+pub(crate) use self::plan::no_rounds;
+pub(crate) use self::plan::xor_keystream;
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+pub(crate) use self::plan::xor_keystream_rows;
+pub(crate) use self::rounds::rounds;
+
+/// Where the sealing kernel sends its results: the AEAD's Poly1305.
+pub(crate) trait Absorb {
+    /// Receives keystream block 0 (the one-time key), before any ciphertext.
+    fn key(&mut self, block0: &[u8; 64]);
+    /// Absorbs `blocks`, whole 16-byte blocks of ciphertext in message order.
+    fn absorb(&mut self, blocks: &[u8]);
+    /// As [`Absorb::absorb`], on the integer units only (no vector instructions): for
+    /// interleaving with the rounds of a keystream batch.
+    // Only the fused AEAD (x86-64 and aarch64) calls it.
+    #[cfg_attr(
+        not(any(
+            target_arch = "x86_64",
+            all(target_arch = "aarch64", target_endian = "little")
+        )),
+        allow(dead_code)
+    )]
+    fn absorb_scalar(&mut self, blocks: &[u8]);
+}

@@ -1,0 +1,325 @@
+//! The rounds: the quarter round over lanes, the parking of two rows in memory where
+//! sixteen vector registers cannot hold the state, and the interleaving of scalar work
+//! (a block in the general-purpose registers, or the AEAD's Poly1305) between the
+//! vector rounds, steered by [`BatchExtras`].
+
+use super::lanes::Lanes;
+
+/// One quarter round on `N` independent column or diagonal sets at once (all four of
+/// a round, or two), written as `N` interleaved quarter rounds so the dependency chains
+/// run side by side.
+#[inline(always)]
+unsafe fn quarter_rounds<V: Lanes, const N: usize>(
+    x: &mut [V; 16],
+    a: [usize; N],
+    b: [usize; N],
+    c: [usize; N],
+    d: [usize; N],
+    parked: Option<&[V; 4]>,
+) {
+    // SAFETY: the caller upholds the `Lanes` contract (the CPU has V's features).
+    unsafe {
+        for i in 0..N {
+            x[a[i]] = x[a[i]].add(x[b[i]]);
+        }
+        for i in 0..N {
+            x[d[i]] = x[d[i]].xor(x[a[i]]).rotl16();
+        }
+        if let Some(parked) = parked {
+            for i in 0..N {
+                // SAFETY: a valid, aligned element.
+                x[c[i]] = core::ptr::read_volatile(&parked[c[i] - 8]);
+            }
+        }
+        for i in 0..N {
+            x[c[i]] = x[c[i]].add(x[d[i]]);
+        }
+        for i in 0..N {
+            x[b[i]] = x[b[i]].xor(x[c[i]]).rotl12();
+        }
+        for i in 0..N {
+            x[a[i]] = x[a[i]].add(x[b[i]]);
+        }
+        for i in 0..N {
+            x[d[i]] = x[d[i]].xor(x[a[i]]).rotl8();
+        }
+        for i in 0..N {
+            x[c[i]] = x[c[i]].add(x[d[i]]);
+        }
+        for i in 0..N {
+            x[b[i]] = x[b[i]].xor(x[c[i]]).rotl7();
+        }
+    }
+}
+
+/// What a keystream batch does besides XORing keystream into the message.
+pub(crate) trait BatchExtras {
+    /// Whether [`BatchExtras::key_block`] gives a key block (the batch then computes
+    /// one block more than the message takes).
+    const KEY_BLOCK: bool = false;
+
+    /// Whether [`BatchExtras::after_double_round`] does integer work of its own (the
+    /// AEAD's interleaved Poly1305): the batch then leaves the general-purpose
+    /// registers to it rather than computing a block there (see
+    /// [`Rows::SCALAR_BLOCK`]).
+    const SCALAR_WORK: bool = false;
+
+    /// Whether [`BatchExtras::between_pairs`] does integer work of its own (the ninth
+    /// block).
+    const SCALAR_BETWEEN_PAIRS: bool = false;
+
+    /// Where the batch's first block goes instead of into the message, if anywhere:
+    /// the AEAD's one-time key, from the batch that starts its message.
+    #[inline(always)]
+    fn key_block(&mut self) -> Option<&mut [u8; 64]> {
+        None
+    }
+
+    /// Called once the key block is stored, before the batch writes any of the
+    /// message: opening in place, the MAC takes the ciphertext here.
+    #[inline(always)]
+    fn key_ready(&mut self) {}
+
+    /// Called after double round `round` (counting from 0). Scalar work placed here
+    /// (the AEAD's Poly1305) keeps the integer units busy while the vector units
+    /// compute, where run after the batch it would only add its latency. A trait
+    /// method, not a closure, so it is inlined into the round loop.
+    #[inline(always)]
+    fn after_double_round(&mut self, _round: u32) {}
+
+    /// Called before each pair of vector quarter rounds (`pair` 0, 1: the columns;
+    /// 2, 3: the diagonals) in the [`Lanes::SPILL_TWO_ROWS`] form, each after the
+    /// parking of the rows the pair before used, and after each round (0 and 1,
+    /// then 2 and 3) otherwise. For scalar work finer-grained than a double round.
+    /// (Before rather than after its pair: AVX2, Zen 3, the ninth block then measured
+    /// 0.97x -> 1.00x of OpenSSL at 16 and 64 KiB, two alternating runs each.)
+    #[inline(always)]
+    fn between_pairs(&mut self, _pair: usize) {}
+}
+
+/// A plain keystream batch.
+impl BatchExtras for () {}
+
+/// `double_rounds` ChaCha double rounds (a column round, then a diagonal round).
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+pub(crate) unsafe fn rounds<V: Lanes>(x: &mut [V; 16], double_rounds: u32) {
+    // SAFETY: forwarded.
+    unsafe { rounds_interleaved(x, double_rounds, &mut ()) }
+}
+
+/// Parks rows `out` (two of rows 8 ..= 11) in their slots of `parked` (slot `i` for
+/// row `8 + i`) with volatile stores; the next pair but one takes them back (see
+/// [`quarter_round_pair`]).
+#[inline(always)]
+fn park_rows<V: Lanes>(x: &mut [V; 16], parked: &mut [V; 4], out: [usize; 2]) {
+    for r in out {
+        // SAFETY: a valid, aligned, exclusively borrowed element.
+        unsafe { core::ptr::write_volatile(&mut parked[r - 8], x[r]) };
+    }
+}
+
+/// Pair `pair` of a double round run as four pairs of quarter rounds (0, 1: the
+/// columns; 2, 3: the diagonals) with two of rows 8 ..= 11 parked (see
+/// [`rounds_interleaved`]). Pairs 0 and 2 park their `c` rows after them. With
+/// `late_back`, pairs 1 and 3 take theirs back with volatile loads just before their
+/// first use, after the pair's first `d` rotation (AVX2, Zen 3: loaded right after
+/// pairs 0 and 2 park theirs, the compiler held the two sets of `c` rows at once and
+/// spilled two more rows a double round). Without it, as beside the AEAD's interleaved
+/// Poly1305, they take them back right after that parking: there the late loads cost
+/// the seal 1-1.5% at 16 and 64 KiB (AVX2, Zen 3, three alternating runs).
+///
+/// The vector rounds and the scalar ninth block ([`ScalarBlock`]) both run it; the
+/// vectors interleave the pair's two quarter rounds step by step, the scalar block runs
+/// them one after the other (`ONE_BY_ONE`; interleaved it measured 1–3% slower at 16 and
+/// 64 KiB, AVX2, Zen 3).
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+pub(super) unsafe fn quarter_round_pair<V: Lanes, const ONE_BY_ONE: bool>(
+    x: &mut [V; 16],
+    parked: &mut [V; 4],
+    pair: usize,
+    late_back: bool,
+) {
+    // Pairs 1 and 3 take their `c` rows back from `parked` just before they first use
+    // them (`late_back`), or else as soon as the pair before has parked its own.
+    let back = if late_back && pair % 2 == 1 {
+        Some(&*parked)
+    } else {
+        None
+    };
+    let [a, b, c, d] = match pair {
+        0 => [[0, 1], [4, 5], [8, 9], [12, 13]],
+        1 => [[2, 3], [6, 7], [10, 11], [14, 15]],
+        2 => [[0, 1], [5, 6], [10, 11], [15, 12]],
+        _ => [[2, 3], [7, 4], [8, 9], [13, 14]],
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        if ONE_BY_ONE {
+            quarter_rounds(x, [a[0]], [b[0]], [c[0]], [d[0]], back);
+            quarter_rounds(x, [a[1]], [b[1]], [c[1]], [d[1]], back);
+        } else {
+            quarter_rounds(x, a, b, c, d, back);
+        }
+    }
+    match pair {
+        0 => park_rows(x, parked, [8, 9]),
+        2 => park_rows(x, parked, [10, 11]),
+        _ => {}
+    }
+    if !late_back {
+        match pair {
+            0 => take_rows(x, parked, [10, 11]),
+            2 => take_rows(x, parked, [8, 9]),
+            _ => {}
+        }
+    }
+}
+
+/// Takes rows `back` (two of rows 8 ..= 11) from their slots of `parked` with volatile
+/// loads.
+#[inline(always)]
+fn take_rows<V: Lanes>(x: &mut [V; 16], parked: &[V; 4], back: [usize; 2]) {
+    for r in back {
+        // SAFETY: a valid, aligned element.
+        x[r] = unsafe { core::ptr::read_volatile(&parked[r - 8]) };
+    }
+}
+
+/// Pair `pair` of the vector rounds of a batch with extras `E`: its two quarter rounds
+/// one after the other where [`Lanes::PAIR_ONE_BY_ONE`] asks for it and `E` does no
+/// scalar work beside the rounds, step by step otherwise. The order in the source is
+/// the order the compiler schedules from, and so decides what it spills: AVX2, the
+/// plain 8-block loop one after the other has one stack store and load a double round
+/// besides the parking, against three step by step; beside the ninth block or the
+/// interleaved Poly1305, and on SSSE3, step by step measured faster.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+unsafe fn vector_pair<V: Lanes, E: BatchExtras>(x: &mut [V; 16], parked: &mut [V; 4], pair: usize) {
+    // SAFETY: forwarded.
+    unsafe {
+        if !V::PAIR_ONE_BY_ONE || E::SCALAR_WORK || E::SCALAR_BETWEEN_PAIRS {
+            quarter_round_pair::<V, false>(x, parked, pair, !E::SCALAR_WORK);
+        } else {
+            quarter_round_pair::<V, true>(x, parked, pair, true);
+        }
+    }
+}
+
+/// Takes back the rows still parked after the last double round (10 and 11; with no
+/// round at all, `parked` holds their initial values).
+#[inline(always)]
+pub(super) fn unpark<V: Lanes>(x: &mut [V; 16], parked: &[V; 4]) {
+    x[10] = parked[2];
+    x[11] = parked[3];
+}
+
+/// Zeroes the four slots of `parked` with volatile stores, once [`unpark`] has taken
+/// the last rows back. At the end of a batch they hold key-derived rows: slots 2 and 3
+/// rows 10 and 11 before the feed-forward, which with known plaintext give key words 6
+/// and 7 (keystream minus row), slots 0 and 1 rows 8 and 9 from the last double round.
+/// Every batch that parks (the vector rounds, and the scalar [`ScalarBlock`](super::scalar::ScalarBlock)) wipes its
+/// own slots before it ends, so none is left holding them when the kernel returns.
+/// Slot by slot and without [`wipe`](crate::wipe::wipe)'s compiler fence: the stores cannot move above
+/// the last loads of the same slots anyway, and the fence would also pin the batch's
+/// other memory accesses around it (with `wipe`, the AVX2 kernels ran more
+/// instructions).
+///
+/// Only these slots: the rest of the batch's temporaries are the compiler's — the
+/// registers, and the stack slots LLVM spills rows, splatted key words or keystream
+/// to. Rust gives no way to name those, so they cannot be wiped from here; the same
+/// holds for every Rust or C library whose kernels are not written in assembly. We
+/// accept it: what this code can reach is wiped, and the keystream itself is in the
+/// output.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+pub(super) unsafe fn wipe_parked<V: Lanes>(parked: &mut [V; 4]) {
+    // SAFETY: V's features (the caller's contract).
+    let zero = unsafe { V::splat(0) };
+    for slot in parked {
+        // SAFETY: a valid, aligned, exclusively borrowed element.
+        unsafe { core::ptr::write_volatile(slot, zero) };
+    }
+}
+
+/// [`rounds`], with `extras.after_double_round` run after each double round.
+///
+/// With [`Lanes::SPILL_TWO_ROWS`], each round runs as two pairs of quarter rounds, and
+/// the two `c` rows the running pair does not use wait in memory: rows 10 and 11
+/// while the columns 0 and 1 run, rows 8 and 9 while the diagonals starting at words 2
+/// and 3 run; two stores after pairs 0 and 2, two loads in pairs 1 and 3 (or right
+/// after those stores: see [`quarter_round_pair`]), four of each a double round.
+/// Sixteen state rows and the rotations' temporaries do not fit in sixteen
+/// registers; left to itself, the compiler spilled and reloaded about twice as many
+/// rows (AVX2, Zen 3: 11 stores a double round, and 50.1 -> 48.4 cycles a double
+/// round for the loop alone, run in isolation; OpenSSL's, which swaps the same rows,
+/// 46.7).
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+pub(super) unsafe fn rounds_interleaved<V: Lanes, E: BatchExtras>(
+    x: &mut [V; 16],
+    double_rounds: u32,
+    extras: &mut E,
+) {
+    if V::SPILL_TWO_ROWS {
+        // Slot `i` holds row `8 + i` while it is out of the registers. Volatile, so the
+        // stores and loads stay where they are written and the rows really leave.
+        let mut parked = [x[8], x[9], x[10], x[11]];
+        for i in 0..double_rounds {
+            // SAFETY: forwarded from this function's contract; `parked` is a local
+            // array of whole vectors.
+            unsafe {
+                extras.between_pairs(0);
+                vector_pair::<V, E>(x, &mut parked, 0);
+                extras.between_pairs(1);
+                vector_pair::<V, E>(x, &mut parked, 1);
+                extras.between_pairs(2);
+                vector_pair::<V, E>(x, &mut parked, 2);
+                extras.between_pairs(3);
+                vector_pair::<V, E>(x, &mut parked, 3);
+            }
+            extras.after_double_round(i);
+        }
+        unpark(x, &parked);
+        // SAFETY: forwarded from this function's contract.
+        unsafe { wipe_parked(&mut parked) };
+        return;
+    }
+    for i in 0..double_rounds {
+        // SAFETY: forwarded from this function's contract.
+        unsafe {
+            quarter_rounds(
+                x,
+                [0, 1, 2, 3],
+                [4, 5, 6, 7],
+                [8, 9, 10, 11],
+                [12, 13, 14, 15],
+                None,
+            );
+            extras.between_pairs(0);
+            extras.between_pairs(1);
+            quarter_rounds(
+                x,
+                [0, 1, 2, 3],
+                [5, 6, 7, 4],
+                [10, 11, 8, 9],
+                [15, 12, 13, 14],
+                None,
+            );
+        }
+        extras.between_pairs(2);
+        extras.between_pairs(3);
+        extras.after_double_round(i);
+    }
+}

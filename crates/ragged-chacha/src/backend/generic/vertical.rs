@@ -1,0 +1,214 @@
+//! Vertical batches: `V::BLOCKS` blocks side by side, one block a lane — the initial
+//! state, the rounds, the feed-forward and transpose, and the XOR into the message
+//! (whole vectors, then the ISA's tail trick); and the batch with one block more in the
+//! general-purpose registers ([`ScalarBlock`]).
+
+use super::lanes::Lanes;
+use super::rounds::{BatchExtras, rounds_interleaved};
+use super::scalar::ScalarBlock;
+use crate::state::State;
+
+/// XORs keystream vectors `ks[i]` (message order) into `len` bytes: whole vectors,
+/// then the ISA's tail for the partial one. Unrolled over the listed indices so every
+/// vector is addressed by a constant and stays in a register. Returns from the
+/// enclosing function when the message ends.
+macro_rules! write_keystream {
+    ($v:ty, $ks:expr, $input:expr, $output:expr, $len:expr, $before:expr, [$($i:literal),*]) => {
+        $(
+            let at = $i * <$v>::BYTES;
+            if $len >= at + <$v>::BYTES {
+                $ks[$i].xor(<$v>::load($input.add(at))).store($output.add(at));
+            } else {
+                if $len > at {
+                    $ks[$i].xor_tail($input.add(at), $output.add(at), $len - at, $before + at);
+                }
+                return;
+            }
+        )*
+    };
+}
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+pub(super) use write_keystream;
+
+/// Computes `V::BLOCKS` keystream blocks starting at block `counter` and XORs the
+/// first `len` bytes (`0 < len <= 64 * V::BLOCKS`) of them into the message.
+///
+/// Where `extras` gives a key block, the first block (block `counter`) goes there
+/// instead of into the message, which then takes blocks `counter + 1 …`
+/// (`len <= 64 * (V::BLOCKS - 1)`). Inlined, so `()` extras cost nothing.
+///
+/// # Safety
+/// The CPU has the features `V` requires; `input` is readable and `output` writable for
+/// `len` bytes and for the `before` bytes that precede them; `input` and `output` are
+/// either the same pointer or do not overlap.
+#[inline(always)]
+pub(super) unsafe fn batch<V: Lanes>(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    before: usize,
+    extras: &mut impl BatchExtras,
+) {
+    // SAFETY: the CPU has V's features; the pointer ranges are as this function requires,
+    // and every access below stays within `len` bytes (the tail within `before + len`),
+    // and the key's 64 bytes.
+    unsafe {
+        let mut ks = keystream_vectors::<V>(state, counter, extras);
+        if !split_key_block(&mut ks, extras) && len == 64 * V::BLOCKS {
+            xor_full_batch(&ks, input, output);
+            return;
+        }
+        write_keystream!(
+            V,
+            ks,
+            input,
+            output,
+            len,
+            before,
+            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+        );
+    }
+}
+
+/// A full batch of `V::BLOCKS + 1` blocks from block `counter`: `V::BLOCKS` in the
+/// vectors and the last one as a [`ScalarBlock`], XORed into `64 * (V::BLOCKS + 1)`
+/// bytes.
+///
+/// # Safety
+/// As for [`batch`] with `len = 64 * (V::BLOCKS + 1)`.
+#[inline(always)]
+pub(super) unsafe fn batch_nine<V: Lanes>(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+) {
+    // SAFETY: the CPU has V's features; every access is within the batch's
+    // `64 * (V::BLOCKS + 1)` bytes.
+    unsafe {
+        let last = counter.wrapping_add(V::BLOCKS as u64);
+        let mut ninth = ScalarBlock::new(state, last);
+        let ks = keystream_vectors::<V>(state, counter, &mut ninth);
+        xor_full_batch(&ks, input, output);
+        let words = ninth.keystream(state, last);
+        // The ninth block, eight bytes at a time.
+        let (i9, o9) = (input.add(64 * V::BLOCKS), output.add(64 * V::BLOCKS));
+        for k in 0..8 {
+            let word = u64::from(words[2 * k]) | (u64::from(words[2 * k + 1]) << 32);
+            let src = i9.add(8 * k).cast::<u64>().read_unaligned();
+            let out = u64::from_le(src) ^ word;
+            o9.add(8 * k).cast::<u64>().write_unaligned(out.to_le());
+        }
+    }
+}
+
+/// The keystream of blocks `counter ..` as `V::BLOCKS` blocks of transposed vectors
+/// (`V::BYTES` consecutive bytes each): the initial state, the rounds (with `extras`
+/// between them) and the feed-forward.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+unsafe fn keystream_vectors<V: Lanes>(
+    state: &State,
+    counter: u64,
+    extras: &mut impl BatchExtras,
+) -> [V; 16] {
+    // SAFETY: the CPU has V's features.
+    unsafe {
+        let init = initial::<V>(state, counter);
+        let mut x = init;
+        rounds_interleaved(&mut x, state.double_rounds, extras);
+        for i in 0..16 {
+            x[i] = x[i].add(init[i]);
+        }
+        V::transpose(x)
+    }
+}
+
+/// Where `extras` takes a key block: stores block 0 (the first 64 bytes of `ks`, in
+/// message order) there, moves the vectors after it to the front for the message, and
+/// tells `extras` the key is ready. Returns whether it did.
+///
+/// # Safety
+/// The CPU has the features `V` requires; `ks` holds at least one block.
+#[inline(always)]
+pub(super) unsafe fn split_key_block<V: Lanes, const N: usize>(
+    ks: &mut [V; N],
+    extras: &mut impl BatchExtras,
+) -> bool {
+    let Some(key) = extras.key_block() else {
+        return false;
+    };
+    let skip = 64 / V::BYTES;
+    for (i, v) in ks[..skip].iter().enumerate() {
+        // SAFETY: `i * V::BYTES + V::BYTES <= 64`: inside the key; V's features.
+        unsafe { v.store(key.as_mut_ptr().add(i * V::BYTES)) };
+    }
+    // A new array, not a copy loop or `copy_within`: after inlining the vectors live
+    // in registers and this is a renaming, where the others became a `vzeroupper` and
+    // a call to `memmove` through the stack on every such seal (`copy_within` with
+    // AVX2 and AVX-512, the loop with AVX-512).
+    let shifted = *ks;
+    *ks = core::array::from_fn(|i| shifted[(i + skip).min(N - 1)]);
+    extras.key_ready();
+    true
+}
+
+/// XORs a full batch of keystream (`ks`, transposed: `V::BYTES` consecutive bytes
+/// each) into `64 * V::BLOCKS` bytes, storing in the order the transpose finishes the
+/// vectors.
+///
+/// # Safety
+/// The CPU has the features `V` requires; `64 * V::BLOCKS` bytes readable at `input`
+/// and writable at `output`.
+#[inline(always)]
+unsafe fn xor_full_batch<V: Lanes>(ks: &[V; 16], input: *const u8, output: *mut u8) {
+    macro_rules! store_in_order {
+        ($($i:literal),*) => {
+            $(
+                let at = V::STORE_ORDER[$i] * V::BYTES;
+                // SAFETY: `at + V::BYTES <= 64 * V::BLOCKS` (the caller's bytes); the
+                // CPU has V's features.
+                unsafe { ks[V::STORE_ORDER[$i]].xor(V::load(input.add(at))).store(output.add(at)) };
+            )*
+        };
+    }
+    store_in_order!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+/// The sixteen initial state vectors of blocks `counter ..`.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+unsafe fn initial<V: Lanes>(state: &State, counter: u64) -> [V; 16] {
+    // SAFETY: the CPU has V's features.
+    unsafe {
+        let w = &state.words;
+        let (lo, hi) = V::counters(counter);
+        [
+            V::splat(w[0]),
+            V::splat(w[1]),
+            V::splat(w[2]),
+            V::splat(w[3]),
+            V::splat(w[4]),
+            V::splat(w[5]),
+            V::splat(w[6]),
+            V::splat(w[7]),
+            V::splat(w[8]),
+            V::splat(w[9]),
+            V::splat(w[10]),
+            V::splat(w[11]),
+            lo,
+            hi.add(V::splat(w[13])),
+            V::splat(w[14]),
+            V::splat(w[15]),
+        ]
+    }
+}
