@@ -6,6 +6,7 @@ mod aarch64;
 mod arm;
 pub(crate) mod generic;
 pub(crate) mod portable;
+mod schedule;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 

@@ -3,7 +3,7 @@
 
 mod neon;
 
-use self::neon::Neon;
+pub(super) use self::neon::Neon;
 use super::generic::{self, Absorb};
 use crate::state::State;
 

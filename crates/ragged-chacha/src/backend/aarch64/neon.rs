@@ -36,9 +36,6 @@ macro_rules! rotl {
 // pointers); callers of `Neon` guarantee the CPU has NEON.
 unsafe impl Lanes for Neon {
     const BLOCKS: usize = 4;
-    // The transpose finishes one word group (four 16-byte pieces, one per block) at a
-    // time; storing in that order keeps few vectors live.
-    const STORE_ORDER: [usize; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {

@@ -5,7 +5,7 @@
 use super::Absorb;
 use super::lanes::{Lanes, Rows};
 use super::plan::{one_batch, xor_keystream_rows};
-use super::rounds::BatchExtras;
+use super::rounds::{BatchExtras, Beside};
 use super::rows::{MAX_ROW_SETS, rows_batch};
 use crate::state::State;
 use crate::wipe::wipe;
@@ -40,7 +40,7 @@ impl<A: Absorb> BatchExtras for KeyToMac<'_, A> {
 /// a batch of its own: a message of up to `MAX_ROW_SETS * H::ROW_BLOCKS - 1` blocks
 /// (320 bytes on AVX2) is a single row-form batch, key included; a longer one starts
 /// with a wide batch of the key and `W::BLOCKS - 1` message blocks. Then, where
-/// [`Lanes::INTERLEAVE_MAC`] is set, one batch after another (the last in the row form
+/// [`Schedule::INTERLEAVE_MAC`] is set, one batch after another (the last in the row form
 /// where it fits), each absorbing the ciphertext of the batch before it between its
 /// double rounds with `mac.absorb_scalar`; `mac.absorb` takes what the last batch
 /// wrote. Elsewhere the usual kernel from block `W::BLOCKS`, then `mac.absorb` over
@@ -103,7 +103,7 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
 /// it must copy first when opening in place), and blocks 1, 2, … are XORed into the
 /// `len` bytes.
 ///
-/// Interleaving ([`Lanes::INTERLEAVE_MAC`]) a message longer than one row-form batch:
+/// Interleaving ([`Schedule::INTERLEAVE_MAC`]) a message longer than one row-form batch:
 /// the key block is a row-form batch of its own (the MAC needs it before any
 /// ciphertext), then each batch absorbs its own input between its double rounds,
 /// before it writes its output; no MAC work is left after the last batch. Otherwise
@@ -261,7 +261,7 @@ impl<'a, A: Absorb> AbsorbBetween<'a, A> {
 }
 
 impl<A: Absorb> BatchExtras for AbsorbBetween<'_, A> {
-    const SCALAR_WORK: bool = true;
+    const BESIDE: Beside = Beside::Mac;
 
     #[inline(always)]
     fn after_double_round(&mut self, round: u32) {

@@ -1,7 +1,11 @@
 //! The lane vocabulary: the operations each instruction set provides, nothing else.
 //!
 //! [`Lanes`] is the vertical form (one 32-bit state word of `BLOCKS` blocks in a
-//! vector); [`Rows`] the row form (one row of a block in each 128-bit lane).
+//! vector); [`Rows`] the row form (one row of a block in each 128-bit lane). How the
+//! batches use them, each instruction set's tuning, is its [`Schedule`]
+//! (`backend/schedule.rs`).
+
+use crate::backend::schedule::Schedule;
 
 /// The lane operations a backend provides.
 ///
@@ -10,36 +14,11 @@
 /// Implementations may use instructions the CPU lacks. Every method is `unsafe`, and
 /// callers must only call them on a CPU that has the instruction-set extensions the
 /// implementing type documents (the backend's entry point checks this once).
-pub(crate) unsafe trait Lanes: Copy {
+pub(crate) unsafe trait Lanes: Copy + Schedule {
     /// Blocks processed side by side: the number of 32-bit lanes.
     const BLOCKS: usize;
     /// Bytes in one vector: `4 * BLOCKS`.
     const BYTES: usize = 4 * Self::BLOCKS;
-    /// The order in which a full batch stores its keystream vectors: the order
-    /// [`Lanes::transpose`] finishes them in, so few are live at once.
-    const STORE_ORDER: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-    /// Whether the AEAD seal runs the scalar Poly1305 between the double rounds of these
-    /// batches (see [`seal`]); set where that measured faster than a separate MAC pass.
-    // Only the fused AEAD (x86-64 and aarch64) reads it.
-    #[cfg_attr(
-        not(any(
-            target_arch = "x86_64",
-            all(target_arch = "aarch64", target_endian = "little")
-        )),
-        allow(dead_code)
-    )]
-    const INTERLEAVE_MAC: bool = false;
-    /// Whether the vertical rounds keep two of the sixteen state rows in memory, for
-    /// instruction sets with sixteen vector registers: see [`rounds_interleaved`].
-    const SPILL_TWO_ROWS: bool = false;
-    /// Whether full batches compute one block more in the general-purpose registers,
-    /// its quarter rounds placed between the vector ones (see [`ScalarBlock`]): the
-    /// vector rounds are latency-bound, so the integer units are idle beside them.
-    const NINTH_BLOCK: bool = false;
-    /// Whether the [`Lanes::SPILL_TWO_ROWS`] rounds run the two quarter rounds of each
-    /// pair one after the other rather than step by step, where the batch has no
-    /// scalar work beside them (see [`vector_pair`]).
-    const PAIR_ONE_BY_ONE: bool = false;
 
     /// Every lane set to `x`.
     unsafe fn splat(x: u32) -> Self;
@@ -88,15 +67,6 @@ pub(crate) unsafe trait Lanes: Copy {
 pub(crate) unsafe trait Rows: Lanes {
     /// Blocks in one set of four row vectors: one per 128-bit lane.
     const ROW_BLOCKS: usize = Self::BYTES / 16;
-    /// Whether a row-form batch of two sets and one block more computes that block in
-    /// the general-purpose registers beside the two sets (see [`rows_batch`]) rather
-    /// than as a third set. The row form is bound by the vector units (on Zen 3 its
-    /// shifts and shuffles share two of the four vector pipes: a round loop measured
-    /// 32.3, 37.8 and 41.9 cycles a double round for one, two and three sets), while
-    /// the integer units idle beside it. Beside a single set the scalar block measured
-    /// slower than a second set (AVX2, Zen 3: ChaCha20 192 B 1409 -> 1357 MB/s), so it
-    /// only replaces a third one.
-    const SCALAR_BLOCK: bool = false;
 
     /// Row `r` (words `4r..4r+4`) of `words` in every 128-bit lane.
     unsafe fn row(words: &[u32; 16], r: usize) -> Self;

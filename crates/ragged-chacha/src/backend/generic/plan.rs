@@ -22,6 +22,11 @@ use super::rounds::BatchExtras;
     target_arch = "x86_64",
     all(target_arch = "aarch64", target_endian = "little")
 ))]
+use super::rounds::Beside;
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
 use super::rows::{MAX_ROW_SETS, rows_batch};
 use super::vertical::{batch, batch_nine};
 use crate::backend::portable::Word;
@@ -54,7 +59,10 @@ pub(super) unsafe fn one_batch<W: Lanes, M: Lanes, N: Lanes, H: Rows, E: BatchEx
             rows_batch::<H, 1, false>(state, counter, input, output, len, before, extras);
         } else if blocks <= 2 * H::ROW_BLOCKS {
             rows_batch::<H, 2, false>(state, counter, input, output, len, before, extras);
-        } else if H::SCALAR_BLOCK && !E::SCALAR_WORK && blocks == 2 * H::ROW_BLOCKS + 1 {
+        } else if H::SCALAR_BLOCK
+            && !matches!(E::BESIDE, Beside::Mac)
+            && blocks == 2 * H::ROW_BLOCKS + 1
+        {
             rows_batch::<H, 2, true>(state, counter, input, output, len, before, extras);
         } else if blocks <= MAX_ROW_SETS * H::ROW_BLOCKS {
             rows_batch::<H, 3, false>(state, counter, input, output, len, before, extras);
@@ -173,7 +181,7 @@ fn ninth_block_batches(blocks: usize, len: usize) -> usize {
     first + blocks * ((whole - (blocks + 1) * first) / (blocks * (blocks + 1)))
 }
 
-/// Runs full batches of `W` (with [`Lanes::NINTH_BLOCK`], nine-block ones first) while
+/// Runs full batches of `W` (with [`Schedule::NINTH_BLOCK`], nine-block ones first) while
 /// a whole batch remains; returns the counter and byte offset of the remainder
 /// (`0 <= len - offset < 64 * W::BLOCKS`; with no double round, [`no_rounds`] takes
 /// what the nine-block batches leave, and the offset is `len`). A message that ends

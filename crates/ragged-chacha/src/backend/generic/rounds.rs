@@ -4,6 +4,8 @@
 //! vector rounds, steered by [`BatchExtras`].
 
 use super::lanes::Lanes;
+#[cfg(doc)]
+use crate::backend::schedule::Schedule;
 
 /// One quarter round on `N` independent column or diagonal sets at once (all four of
 /// a round, or two), written as `N` interleaved quarter rounds so the dependency chains
@@ -52,21 +54,37 @@ unsafe fn quarter_rounds<V: Lanes, const N: usize>(
     }
 }
 
+/// What a batch runs on the integer units beside its vector rounds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Beside {
+    /// Nothing: the general-purpose registers are free (a plain batch, or an AEAD
+    /// batch whose MAC runs before or after it).
+    Nothing,
+    /// A ChaCha block, pair by pair in [`BatchExtras::between_pairs`] (`ScalarBlock`).
+    Block,
+    /// The AEAD's Poly1305 in [`BatchExtras::after_double_round`] (`AbsorbBetween`):
+    /// it takes the general-purpose registers, so no block is computed there (see
+    /// [`Schedule::SCALAR_BLOCK`]).
+    // Only the fused AEAD (x86-64 and aarch64) has it.
+    #[cfg_attr(
+        not(any(
+            target_arch = "x86_64",
+            all(target_arch = "aarch64", target_endian = "little")
+        )),
+        allow(dead_code)
+    )]
+    Mac,
+}
+
 /// What a keystream batch does besides XORing keystream into the message.
 pub(crate) trait BatchExtras {
     /// Whether [`BatchExtras::key_block`] gives a key block (the batch then computes
     /// one block more than the message takes).
     const KEY_BLOCK: bool = false;
 
-    /// Whether [`BatchExtras::after_double_round`] does integer work of its own (the
-    /// AEAD's interleaved Poly1305): the batch then leaves the general-purpose
-    /// registers to it rather than computing a block there (see
-    /// [`Rows::SCALAR_BLOCK`]).
-    const SCALAR_WORK: bool = false;
-
-    /// Whether [`BatchExtras::between_pairs`] does integer work of its own (the ninth
-    /// block).
-    const SCALAR_BETWEEN_PAIRS: bool = false;
+    /// What the batch runs on the integer units beside its vector rounds; the
+    /// schedule's choices depend on it (see [`vector_pair`] and `one_batch`).
+    const BESIDE: Beside = Beside::Nothing;
 
     /// Where the batch's first block goes instead of into the message, if anywhere:
     /// the AEAD's one-time key, from the batch that starts its message.
@@ -88,7 +106,7 @@ pub(crate) trait BatchExtras {
     fn after_double_round(&mut self, _round: u32) {}
 
     /// Called before each pair of vector quarter rounds (`pair` 0, 1: the columns;
-    /// 2, 3: the diagonals) in the [`Lanes::SPILL_TWO_ROWS`] form, each after the
+    /// 2, 3: the diagonals) in the [`Schedule::SPILL_TWO_ROWS`] form, each after the
     /// parking of the rows the pair before used, and after each round (0 and 1,
     /// then 2 and 3) otherwise. For scalar work finer-grained than a double round.
     /// (Before rather than after its pair: AVX2, Zen 3, the ninth block then measured
@@ -192,7 +210,7 @@ fn take_rows<V: Lanes>(x: &mut [V; 16], parked: &[V; 4], back: [usize; 2]) {
 }
 
 /// Pair `pair` of the vector rounds of a batch with extras `E`: its two quarter rounds
-/// one after the other where [`Lanes::PAIR_ONE_BY_ONE`] asks for it and `E` does no
+/// one after the other where [`Schedule::PAIR_ONE_BY_ONE`] asks for it and `E` does no
 /// scalar work beside the rounds, step by step otherwise. The order in the source is
 /// the order the compiler schedules from, and so decides what it spills: AVX2, the
 /// plain 8-block loop one after the other has one stack store and load a double round
@@ -205,8 +223,9 @@ fn take_rows<V: Lanes>(x: &mut [V; 16], parked: &[V; 4], back: [usize; 2]) {
 unsafe fn vector_pair<V: Lanes, E: BatchExtras>(x: &mut [V; 16], parked: &mut [V; 4], pair: usize) {
     // SAFETY: forwarded.
     unsafe {
-        if !V::PAIR_ONE_BY_ONE || E::SCALAR_WORK || E::SCALAR_BETWEEN_PAIRS {
-            quarter_round_pair::<V, false>(x, parked, pair, !E::SCALAR_WORK);
+        if !V::PAIR_ONE_BY_ONE || !matches!(E::BESIDE, Beside::Nothing) {
+            let late_back = !matches!(E::BESIDE, Beside::Mac);
+            quarter_round_pair::<V, false>(x, parked, pair, late_back);
         } else {
             quarter_round_pair::<V, true>(x, parked, pair, true);
         }
@@ -253,7 +272,7 @@ pub(super) unsafe fn wipe_parked<V: Lanes>(parked: &mut [V; 4]) {
 
 /// [`rounds`], with `extras.after_double_round` run after each double round.
 ///
-/// With [`Lanes::SPILL_TWO_ROWS`], each round runs as two pairs of quarter rounds, and
+/// With [`Schedule::SPILL_TWO_ROWS`], each round runs as two pairs of quarter rounds, and
 /// the two `c` rows the running pair does not use wait in memory: rows 10 and 11
 /// while the columns 0 and 1 run, rows 8 and 9 while the diagonals starting at words 2
 /// and 3 run; two stores after pairs 0 and 2, two loads in pairs 1 and 3 (or right

@@ -1,7 +1,7 @@
 //! One block in the general-purpose registers, run beside the vector rounds: the ninth
 //! block of a vertical batch, and the extra block of a row-form batch.
 
-use super::rounds::{BatchExtras, quarter_round_pair, unpark, wipe_parked};
+use super::rounds::{BatchExtras, Beside, quarter_round_pair, unpark, wipe_parked};
 use crate::backend::portable::Word;
 use crate::state::State;
 
@@ -55,7 +55,7 @@ impl ScalarBlock {
 }
 
 impl BatchExtras for ScalarBlock {
-    const SCALAR_BETWEEN_PAIRS: bool = true;
+    const BESIDE: Beside = Beside::Block;
 
     /// The same two quarter rounds the vector pair runs next, and the same words
     /// parked as the vector rows.

@@ -138,11 +138,15 @@ unsafe fn keystream_vectors<V: Lanes>(
 /// # Safety
 /// The CPU has the features `V` requires; `ks` holds at least one block.
 #[inline(always)]
-pub(super) unsafe fn split_key_block<V: Lanes, const N: usize>(
+pub(super) unsafe fn split_key_block<V: Lanes, E: BatchExtras, const N: usize>(
     ks: &mut [V; N],
-    extras: &mut impl BatchExtras,
+    extras: &mut E,
 ) -> bool {
-    let Some(key) = extras.key_block() else {
+    let key = extras.key_block();
+    // The batch was sized by `KEY_BLOCK` before this call: it must say what
+    // `key_block` does.
+    debug_assert_eq!(key.is_some(), E::KEY_BLOCK);
+    let Some(key) = key else {
         return false;
     };
     let skip = 64 / V::BYTES;

@@ -5,9 +5,9 @@ mod xmm;
 mod ymm;
 mod zmm;
 
-use self::xmm::Xmm;
-use self::ymm::Ymm;
-use self::zmm::Zmm;
+pub(super) use self::xmm::Xmm;
+pub(super) use self::ymm::Ymm;
+pub(super) use self::zmm::Zmm;
 use super::generic;
 use super::generic::Absorb;
 use crate::state::State;

@@ -100,16 +100,6 @@ impl<const L: u8> Xmm<L> {
 // `Xmm<L>` guarantee those features.
 unsafe impl<const L: u8> Lanes for Xmm<L> {
     const BLOCKS: usize = 4;
-    // Word group by word group (xmm), half by half (ymm), row index by row index (zmm).
-    const STORE_ORDER: [usize; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
-    // The seal's scalar Poly1305 between the rounds: at 16 KiB on Zen 3, one run, 0.94x
-    // -> 1.05x of ring with AVX2, 1268 -> 1479 MB/s with SSSE3 (the scalar and vector
-    // units work side by side instead of one pass after the other).
-    const INTERLEAVE_MAC: bool = true;
-    // SSSE3 (byte-shuffle rotations, a memory operand each): 1549 -> 1630 MB/s at
-    // 16 KiB on Zen 3, one run each. SSE2 rotates by shifts only, and each of its four
-    // rotations needs a temporary register: 1470 -> 1396 MB/s, so it keeps all rows.
-    const SPILL_TWO_ROWS: bool = L == SSSE3;
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
@@ -245,10 +235,6 @@ pub(crate) const fn rotate_words_imm(n: i32) -> i32 {
 
 // SAFETY: SSE2 only; callers of `Xmm<L>` guarantee at least that.
 unsafe impl<const L: u8> Rows for Xmm<L> {
-    // Three blocks as two sets and a scalar block instead of three sets (Zen 3, two
-    // alternating runs): ChaCha20 129 B SSE2 615 -> 677-684 MB/s, SSSE3 700 ->
-    // 746-758; 192 B SSE2 942-955 -> 1034-1035, SSSE3 1084-1088 -> 1146-1155.
-    const SCALAR_BLOCK: bool = true;
     #[inline(always)]
     unsafe fn row(words: &[u32; 16], r: usize) -> Self {
         // SAFETY: SSE2; `r < 4`, so the 16 bytes read are within `words`.

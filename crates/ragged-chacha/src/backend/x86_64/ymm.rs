@@ -61,19 +61,6 @@ macro_rules! rotl_shift {
 // `Ymm` guarantee it.
 unsafe impl Lanes for Ymm {
     const BLOCKS: usize = 8;
-    // Word group by word group (xmm), half by half (ymm), row index by row index (zmm).
-    const STORE_ORDER: [usize; 16] = [0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15];
-    // The seal's scalar Poly1305 between the rounds: at 16 KiB on Zen 3, one run, 0.94x
-    // -> 1.05x of ring with AVX2, 1268 -> 1479 MB/s with SSSE3 (the scalar and vector
-    // units work side by side instead of one pass after the other).
-    const INTERLEAVE_MAC: bool = true;
-    const SPILL_TWO_ROWS: bool = true;
-    // Zen 3, against OpenSSL, two alternating runs: 16 and 64 KiB 0.94x -> 1.00x (the
-    // round loop 146 -> 267 instructions a double round, at about the same speed).
-    const NINTH_BLOCK: bool = true;
-    // Zen 3, against OpenSSL, two alternating runs: 4096 B 0.97x -> 0.99x (3049-3052 ->
-    // 3109-3115 MB/s); 16 and 64 KiB (ninth block) unchanged.
-    const PAIR_ONE_BY_ONE: bool = true;
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
@@ -184,11 +171,6 @@ unsafe impl Lanes for Ymm {
 
 // SAFETY: AVX2 only; callers of `Ymm` guarantee it.
 unsafe impl Rows for Ymm {
-    // Five blocks as two sets and a scalar block instead of three sets (Zen 3, two
-    // alternating runs): ChaCha20 257 B 1556 -> 1676-1704 MB/s, 320 B 2002 ->
-    // 2154-2172; seal 193 B 0.82-0.84x -> 0.86x of ring, 256 B 0.84-0.85x -> 0.88x.
-    const SCALAR_BLOCK: bool = true;
-
     #[inline(always)]
     unsafe fn row(words: &[u32; 16], r: usize) -> Self {
         // SAFETY: AVX2; `r < 4`, so the 16 bytes read are within `words`.

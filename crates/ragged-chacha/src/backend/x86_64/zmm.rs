@@ -12,8 +12,6 @@ pub(crate) struct Zmm(pub(crate) __m512i);
 // SAFETY: methods use AVX-512 F and BW only; callers of `Zmm` guarantee them.
 unsafe impl Lanes for Zmm {
     const BLOCKS: usize = 16;
-    // Word group by word group (xmm), half by half (ymm), row index by row index (zmm).
-    const STORE_ORDER: [usize; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
