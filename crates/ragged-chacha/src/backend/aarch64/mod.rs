@@ -7,8 +7,8 @@ pub(super) use self::neon::Neon;
 use super::generic::{self, Absorb};
 use crate::state::State;
 
-/// 4-block NEON batches; a remainder of up to 2 blocks in the row form (one or two
-/// interleaved single-block sets), else one more 4-block batch; the partial vector
+/// 4-block NEON batches; a remainder of up to 3 blocks in the row form (one to three
+/// interleaved single-block sets, `MAX_ROW_SETS`), else one more 4-block batch; the partial vector
 /// with a `tbl` permutation over an overlapping window.
 ///
 /// # Safety

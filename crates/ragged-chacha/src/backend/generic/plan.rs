@@ -132,10 +132,8 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
 /// 8-block batches (and by the 32-bit Arm kernel, whose asm loops run at least one
 /// double round), so that they can take at least one double round as given: the
 /// compiler then drops the path around their round loop, and with it ten reloads of
-/// the state a batch (AVX2, Zen 3, against OpenSSL, alternating runs: 4096 B
-/// 3123-3135 -> 3144-3156 MB/s; 1420 B 1.27x -> 1.27/1.28x; 16 and 64 KiB unchanged).
-/// Checked before the nine-block batches as well, it made their loop spill more (16
-/// and 64 KiB 1.03x -> 1.00x).
+/// the state a batch (0e01922). Checked before the nine-block batches as well, it
+/// made their loop spill more (0e01922).
 ///
 /// # Safety
 /// As for [`xor_keystream`].
@@ -167,9 +165,7 @@ pub(crate) unsafe fn no_rounds(
 /// the most `n` with `n = ceil(len / 64) mod blocks` (mod `blocks`) that leave the
 /// partial last block, if any, to a `blocks`-block batch; 0 where there is none
 /// (short messages). As many nine-block batches as fit, and the rest as a remainder,
-/// measured slower (AVX2, Zen 3, against OpenSSL, two alternating runs each): 4096 B,
-/// seven of them and a one-block row batch, 0.96x against 0.97x for eight 8-block
-/// batches; 8, 12, 16 and 64 KiB 0.97-0.98x against 0.98-1.01x.
+/// measured slower (6caf1d5).
 #[inline(always)]
 fn ninth_block_batches(blocks: usize, len: usize) -> usize {
     let total = len.div_ceil(64);
@@ -186,9 +182,7 @@ fn ninth_block_batches(blocks: usize, len: usize) -> usize {
 /// (`0 <= len - offset < 64 * W::BLOCKS`; with no double round, [`no_rounds`] takes
 /// what the nine-block batches leave, and the offset is `len`). A message that ends
 /// with a whole batch runs it here too, not as the remainder batch, whose code (a copy
-/// of the batch inlined for partial lengths) is colder (AVX2, Zen 3, against OpenSSL, two alternating
-/// runs: 512 B 1.21/1.20x -> 1.24/1.23x, 1024 B 1.08x -> 1.11x, 4096 B 0.99x ->
-/// 1.00x, 3113/3117 -> 3134/3134 MB/s).
+/// of the batch inlined for partial lengths) is colder (ec529e9).
 ///
 /// # Safety
 /// As for [`xor_keystream`] for `W`.

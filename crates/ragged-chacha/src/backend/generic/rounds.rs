@@ -109,8 +109,7 @@ pub(crate) trait BatchExtras {
     /// 2, 3: the diagonals) in the [`Schedule::SPILL_TWO_ROWS`] form, each after the
     /// parking of the rows the pair before used, and after each round (0 and 1,
     /// then 2 and 3) otherwise. For scalar work finer-grained than a double round.
-    /// (Before rather than after its pair: AVX2, Zen 3, the ninth block then measured
-    /// 0.97x -> 1.00x of OpenSSL at 16 and 64 KiB, two alternating runs each.)
+    /// (Before rather than after its pair: faster for the ninth block, febf200.)
     #[inline(always)]
     fn between_pairs(&mut self, _pair: usize) {}
 }
@@ -143,16 +142,15 @@ fn park_rows<V: Lanes>(x: &mut [V; 16], parked: &mut [V; 4], out: [usize; 2]) {
 /// columns; 2, 3: the diagonals) with two of rows 8 ..= 11 parked (see
 /// [`rounds_interleaved`]). Pairs 0 and 2 park their `c` rows after them. With
 /// `late_back`, pairs 1 and 3 take theirs back with volatile loads just before their
-/// first use, after the pair's first `d` rotation (AVX2, Zen 3: loaded right after
-/// pairs 0 and 2 park theirs, the compiler held the two sets of `c` rows at once and
-/// spilled two more rows a double round). Without it, as beside the AEAD's interleaved
-/// Poly1305, they take them back right after that parking: there the late loads cost
-/// the seal 1-1.5% at 16 and 64 KiB (AVX2, Zen 3, three alternating runs).
+/// first use, after the pair's first `d` rotation (loaded right after pairs 0 and 2
+/// park theirs, the compiler held the two sets of `c` rows at once and spilled two
+/// more rows a double round: 7e52fba). Without it, as beside the AEAD's interleaved
+/// Poly1305, they take them back right after that parking: there the late loads made
+/// the seal slower (42ddc85).
 ///
 /// The vector rounds and the scalar ninth block ([`ScalarBlock`]) both run it; the
 /// vectors interleave the pair's two quarter rounds step by step, the scalar block runs
-/// them one after the other (`ONE_BY_ONE`; interleaved it measured 1–3% slower at 16 and
-/// 64 KiB, AVX2, Zen 3).
+/// them one after the other (`ONE_BY_ONE`; interleaved it measured slower, 8287e4d).
 ///
 /// # Safety
 /// The CPU has the features `V` requires.
@@ -279,9 +277,7 @@ pub(super) unsafe fn wipe_parked<V: Lanes>(parked: &mut [V; 4]) {
 /// after those stores: see [`quarter_round_pair`]), four of each a double round.
 /// Sixteen state rows and the rotations' temporaries do not fit in sixteen
 /// registers; left to itself, the compiler spilled and reloaded about twice as many
-/// rows (AVX2, Zen 3: 11 stores a double round, and 50.1 -> 48.4 cycles a double
-/// round for the loop alone, run in isolation; OpenSSL's, which swaps the same rows,
-/// 46.7).
+/// rows, and the loop was slower (0f7baa5).
 ///
 /// # Safety
 /// The CPU has the features `V` requires.

@@ -21,7 +21,7 @@ pub(super) struct ScalarBlock {
 impl ScalarBlock {
     /// The block at `counter` of `state`, its initial words as `initial` lays them out
     /// (counter in words 12 and 13). Built as plain integers: through `initial::<Word>`
-    /// the call measured 1-2% slower at 16 and 64 KiB (AVX2, Zen 3).
+    /// the call measured slower (8287e4d).
     #[inline(always)]
     pub(super) fn new(state: &State, counter: u64) -> Self {
         let words = Self::initial(state, counter).map(Word);
