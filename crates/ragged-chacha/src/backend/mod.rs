@@ -45,10 +45,10 @@ macro_rules! cpu_has {
 pub(crate) mod poly1305;
 
 /// The AEAD pass `$pass` (`seal` or `open`) on `$backend`: the one-pass entry point of
-/// each SIMD backend (`x86_64::<level>::$pass`, `aarch64::$neon`), else `$fallback`
-/// (two passes over the message).
+/// each SIMD backend (`x86_64::<level>::$pass`, `aarch64::neon::$pass`), else
+/// `$fallback` (two passes over the message).
 macro_rules! aead_entry_points {
-    ($backend:expr, $pass:ident, $neon:ident, ($($arg:expr),*), $fallback:block) => {
+    ($backend:expr, $pass:ident, ($($arg:expr),*), $fallback:block) => {
         match $backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Sse2 => x86_64::sse2::$pass($($arg),*),
@@ -59,7 +59,7 @@ macro_rules! aead_entry_points {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => x86_64::avx512::$pass($($arg),*),
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Backend::Neon => aarch64::$neon($($arg),*),
+            Backend::Neon => aarch64::neon::$pass($($arg),*),
             _ => $fallback,
         }
     };
@@ -218,15 +218,17 @@ impl Backend {
         unsafe {
             match self {
                 #[cfg(target_arch = "x86_64")]
-                Backend::Sse2 => x86_64::sse2(state, counter, input, output, len),
+                Backend::Sse2 => x86_64::sse2::xor_keystream(state, counter, input, output, len),
                 #[cfg(target_arch = "x86_64")]
-                Backend::Ssse3 => x86_64::ssse3(state, counter, input, output, len),
+                Backend::Ssse3 => x86_64::ssse3::xor_keystream(state, counter, input, output, len),
                 #[cfg(target_arch = "x86_64")]
-                Backend::Avx2 => x86_64::avx2(state, counter, input, output, len),
+                Backend::Avx2 => x86_64::avx2::xor_keystream(state, counter, input, output, len),
                 #[cfg(target_arch = "x86_64")]
-                Backend::Avx512 => x86_64::avx512(state, counter, input, output, len),
+                Backend::Avx512 => {
+                    x86_64::avx512::xor_keystream(state, counter, input, output, len)
+                }
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-                Backend::Neon => aarch64::neon(state, counter, input, output, len),
+                Backend::Neon => aarch64::neon::xor_keystream(state, counter, input, output, len),
                 #[cfg(all(target_arch = "arm", target_endian = "little"))]
                 Backend::Neon => arm::neon(state, counter, input, output, len),
                 _ => portable::xor_keystream(state, counter, input, output, len),
@@ -255,7 +257,7 @@ impl Backend {
         // SAFETY: forwarded; `self.is_available()` means the entry point's target
         // features are present.
         unsafe {
-            aead_entry_points!(self, seal, neon_seal, (state, input, output, len, mac), {
+            aead_entry_points!(self, seal, (state, input, output, len, mac), {
                 self.key_mac(state, mac);
                 self.xor_keystream(state, 1, input, output, len);
                 mac.absorb(core::slice::from_raw_parts(output, len & !15));
@@ -298,7 +300,7 @@ impl Backend {
         // SAFETY: forwarded; `self.is_available()` means the entry point's target
         // features are present.
         unsafe {
-            aead_entry_points!(self, open, neon_open, (state, input, output, len, mac), {
+            aead_entry_points!(self, open, (state, input, output, len, mac), {
                 self.key_mac(state, mac);
                 mac.absorb(core::slice::from_raw_parts(input, len & !15));
                 self.xor_keystream(state, 1, input, output, len);

@@ -17,42 +17,37 @@ pub(crate) const SSE2: u8 = 0;
 /// Lane-type level: SSSE3 byte shuffles for the 8- and 16-bit rotations and the tail.
 pub(crate) const SSSE3: u8 = 1;
 
-/// Defines one backend entry point: the generic kernel instantiated with the given
-/// lane types (wide, middle, narrow vertical; row form) under `target_feature`.
-macro_rules! entry_point {
+/// Defines one backend's entry points, the same three for every instruction set
+/// (`<name>::xor_keystream`, `<name>::seal`, `<name>::open`): the generic kernel
+/// instantiated with the given lane types (wide, middle, narrow vertical; row form)
+/// under `target_feature`.
+macro_rules! entry_points {
     ($(#[$doc:meta])* $name:ident, $features:literal, $wide:ty, $mid:ty, $narrow:ty, $rows:ty) => {
         $(#[$doc])*
-        ///
-        /// # Safety
-        /// The CPU has the features named in `target_feature`; `input` is readable and
-        /// `output` writable for `len` bytes, equal or disjoint.
-        #[target_feature(enable = $features)]
-        pub(crate) unsafe fn $name(
-            state: &State,
-            counter: u64,
-            input: *const u8,
-            output: *mut u8,
-            len: usize,
-        ) {
-            // SAFETY: the lane types need only the features enabled for this function;
-            // the pointer contract is forwarded.
-            unsafe {
-                generic::xor_keystream_rows::<$wide, $mid, $narrow, $rows>(
-                    state, counter, input, output, len,
-                )
-            }
-        }
-
-        paste_seal!($name, $features, $wide, $rows);
-    };
-}
-
-/// The AEAD seal and open entry points beside each keystream entry point:
-/// `<name>::seal`, `<name>::open`.
-macro_rules! paste_seal {
-    ($name:ident, $features:literal, $wide:ty, $rows:ty) => {
         pub(crate) mod $name {
             use super::*;
+
+            /// The kernel contract ([`generic::xor_keystream_rows`]) on this backend.
+            ///
+            /// # Safety
+            /// The CPU has the features named in `target_feature`; `input` is readable
+            /// and `output` writable for `len` bytes, equal or disjoint.
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn xor_keystream(
+                state: &State,
+                counter: u64,
+                input: *const u8,
+                output: *mut u8,
+                len: usize,
+            ) {
+                // SAFETY: the lane types need only the features enabled for this
+                // function; the pointer contract is forwarded.
+                unsafe {
+                    generic::xor_keystream_rows::<$wide, $mid, $narrow, $rows>(
+                        state, counter, input, output, len,
+                    )
+                }
+            }
 
             /// The one-pass AEAD seal ([`generic::seal`]) on this backend.
             ///
@@ -67,7 +62,7 @@ macro_rules! paste_seal {
                 len: usize,
                 mac: &mut A,
             ) {
-                // SAFETY: as for the keystream entry point.
+                // SAFETY: as for `xor_keystream`.
                 unsafe { generic::seal::<$wide, $rows, A>(state, input, output, len, mac) }
             }
 
@@ -83,29 +78,29 @@ macro_rules! paste_seal {
                 len: usize,
                 mac: &mut A,
             ) {
-                // SAFETY: as for the keystream entry point.
+                // SAFETY: as for `xor_keystream`.
                 unsafe { generic::open::<$wide, $rows, A>(state, input, output, len, mac) }
             }
         }
     };
 }
 
-entry_point!(
+entry_points!(
     /// 4-block batches with SSE2 only; up to 3 blocks in the row form.
     sse2, "sse2", Xmm<SSE2>, Xmm<SSE2>, Xmm<SSE2>, Xmm<SSE2>
 );
-entry_point!(
+entry_points!(
     /// 4-block batches with SSSE3 byte-shuffle rotations; up to 3 blocks in the row form.
     ssse3, "ssse3", Xmm<SSSE3>, Xmm<SSSE3>, Xmm<SSSE3>, Xmm<SSSE3>
 );
-entry_point!(
+entry_points!(
     /// 8-block AVX2 batches; a remainder of up to 6 blocks in the row form (one to
     /// three sets of 2 blocks). BMI2 (every AVX2 CPU has it, but a hypervisor may
     /// mask it) gives the AEAD seal's interleaved scalar Poly1305 `mulx`, whose free
     /// choice of registers saves a third of its instructions.
     avx2, "avx2,bmi2", Ymm, Ymm, Ymm, Ymm
 );
-entry_point!(
+entry_points!(
     /// 16-block AVX-512 batches with native rotates; a remainder of up to 12 blocks in
     /// the row form (one to three sets of 4 blocks); partial vectors with AVX-512BW
     /// masks.
