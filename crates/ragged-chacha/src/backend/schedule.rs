@@ -17,7 +17,7 @@
 //! `Schedule`: its choices are the ones stated in `arm/mod.rs`.
 //!
 //! A schedule is keyed by the lane type, as each entry point has exactly one
-//! (`x86_64::sse2` `Xmm<SSE2>`, `ssse3` `Xmm<SSSE3>`, `avx2` `Ymm`, `avx512` `Zmm`,
+//! (`x86_64::sse2` `Xmm<Sse2>`, `ssse3` `Xmm<Ssse3>`, `avx2` `Ymm`, `avx512` `Zmm`,
 //! `aarch64::neon` `Neon`, the portable kernel `Word`).
 
 use super::portable::Word;
@@ -73,20 +73,32 @@ impl Schedule for Word {}
 #[cfg(target_arch = "x86_64")]
 mod x86_64 {
     use super::Schedule;
-    use crate::backend::x86_64::{SSSE3, Xmm, Ymm, Zmm};
+    use crate::backend::x86_64::{Sse2, Ssse3, Xmm, Ymm, Zmm};
 
-    /// `x86_64::sse2` (`L == SSE2`) and `x86_64::ssse3` (`L == SSSE3`).
-    impl<const L: u8> Schedule for Xmm<L> {
+    /// `x86_64::sse2`.
+    impl Schedule for Xmm<Sse2> {
         // The transpose finishes word group by word group.
         const STORE_ORDER: [usize; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
         // The scalar and vector units work side by side instead of one pass after the
         // other (3011005).
         const INTERLEAVE_MAC: bool = true;
-        // SSSE3 rotates with one byte shuffle (a memory operand), so parking frees
-        // registers; SSE2's shift rotations each need a temporary, and parking lost
-        // there (028e4a1).
-        const SPILL_TWO_ROWS: bool = L == SSSE3;
+        // Not parked: SSE2's shift rotations each need a temporary register, and
+        // parking measured slower here (028e4a1).
+        const SPILL_TWO_ROWS: bool = false;
         // Three blocks as two sets and a scalar block rather than three sets (edb40b4).
+        const SCALAR_BLOCK: bool = true;
+    }
+
+    /// `x86_64::ssse3`.
+    impl Schedule for Xmm<Ssse3> {
+        // As for SSE2.
+        const STORE_ORDER: [usize; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
+        // As for SSE2 (3011005).
+        const INTERLEAVE_MAC: bool = true;
+        // One byte shuffle a rotation (a memory operand), so parking two rows frees
+        // registers (028e4a1).
+        const SPILL_TWO_ROWS: bool = true;
+        // As for SSE2 (edb40b4).
         const SCALAR_BLOCK: bool = true;
     }
 

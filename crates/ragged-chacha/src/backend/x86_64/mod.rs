@@ -5,17 +5,12 @@ mod xmm;
 mod ymm;
 mod zmm;
 
-pub(super) use self::xmm::Xmm;
+pub(super) use self::xmm::{Sse2, Ssse3, Xmm};
 pub(super) use self::ymm::Ymm;
 pub(super) use self::zmm::Zmm;
 use super::generic;
 use super::generic::Absorb;
 use crate::state::State;
-
-/// Lane-type level: SSE2 only (every x86-64 CPU).
-pub(crate) const SSE2: u8 = 0;
-/// Lane-type level: SSSE3 byte shuffles for the 8- and 16-bit rotations and the tail.
-pub(crate) const SSSE3: u8 = 1;
 
 /// Defines one backend's entry points, the same three for every instruction set
 /// (`<name>::xor_keystream`, `<name>::seal`, `<name>::open`): the generic kernel
@@ -87,11 +82,11 @@ macro_rules! entry_points {
 
 entry_points!(
     /// 4-block batches with SSE2 only; up to 3 blocks in the row form.
-    sse2, "sse2", Xmm<SSE2>, Xmm<SSE2>, Xmm<SSE2>, Xmm<SSE2>
+    sse2, "sse2", Xmm<Sse2>, Xmm<Sse2>, Xmm<Sse2>, Xmm<Sse2>
 );
 entry_points!(
     /// 4-block batches with SSSE3 byte-shuffle rotations; up to 3 blocks in the row form.
-    ssse3, "ssse3", Xmm<SSSE3>, Xmm<SSSE3>, Xmm<SSSE3>, Xmm<SSSE3>
+    ssse3, "ssse3", Xmm<Ssse3>, Xmm<Ssse3>, Xmm<Ssse3>, Xmm<Ssse3>
 );
 entry_points!(
     /// 8-block AVX2 batches; a remainder of up to 6 blocks in the row form (one to

@@ -1,15 +1,41 @@
 //! 128-bit lanes (4 blocks, or 1 block in the row form): SSE2, or SSSE3 byte shuffles
-//! for the 8- and 16-bit rotations and the tail, selected by the const parameter `L`.
+//! for the 8- and 16-bit rotations and the tail, selected by the marker type `L`
+//! ([`Sse2`] or [`Ssse3`]).
 
 use core::arch::x86_64::*;
 
-use super::SSSE3;
+use core::marker::PhantomData;
+
 use crate::backend::generic::{Lanes, Rows};
+use crate::backend::schedule::Schedule;
+
+/// An instruction-set level of [`Xmm`]: what its methods may use.
+pub(crate) trait Level: Copy {
+    /// Whether SSSE3's byte shuffle (`pshufb`) is there, for the 8- and 16-bit
+    /// rotations and the tail.
+    const PSHUFB: bool;
+}
+
+/// SSE2 only (every x86-64 CPU).
+#[derive(Clone, Copy)]
+pub(crate) struct Sse2;
+
+impl Level for Sse2 {
+    const PSHUFB: bool = false;
+}
+
+/// SSSE3: byte shuffles for the 8- and 16-bit rotations and the tail.
+#[derive(Clone, Copy)]
+pub(crate) struct Ssse3;
+
+impl Level for Ssse3 {
+    const PSHUFB: bool = true;
+}
 
 /// Four blocks' worth of one state word. `L` is the instruction-set level the
-/// methods may use: `SSE2` or [`SSSE3`].
+/// methods may use: [`Sse2`] or [`Ssse3`].
 #[derive(Clone, Copy)]
-pub(crate) struct Xmm<const L: u8>(pub(crate) __m128i);
+pub(crate) struct Xmm<L: Level>(pub(crate) __m128i, PhantomData<L>);
 
 /// A `pshufb` pattern, aligned for a plain vector load.
 #[repr(align(16))]
@@ -67,7 +93,13 @@ macro_rules! transpose_groups {
 }
 pub(crate) use transpose_groups;
 
-impl<const L: u8> Xmm<L> {
+impl<L: Level> Xmm<L> {
+    /// The vector `v` at this level.
+    #[inline(always)]
+    pub(crate) fn v(v: __m128i) -> Self {
+        Xmm(v, PhantomData)
+    }
+
     /// Shifts the low `rem` bytes of `self` to the top of the vector, zero below
     /// (SSE2 has no variable byte shift, so one arm per amount).
     #[inline(always)]
@@ -96,15 +128,18 @@ impl<const L: u8> Xmm<L> {
     }
 }
 
-// SAFETY: methods use SSE2 always and SSSE3 only when `L == SSSE3`; callers of
+// SAFETY: methods use SSE2 always and SSSE3 only when `L::PSHUFB`; callers of
 // `Xmm<L>` guarantee those features.
-unsafe impl<const L: u8> Lanes for Xmm<L> {
+unsafe impl<L: Level> Lanes for Xmm<L>
+where
+    Self: Schedule,
+{
     const BLOCKS: usize = 4;
 
     #[inline(always)]
     unsafe fn splat(x: u32) -> Self {
         // SAFETY: SSE2.
-        Xmm(unsafe { _mm_set1_epi32(x as i32) })
+        Xmm::v(unsafe { _mm_set1_epi32(x as i32) })
     }
     #[inline(always)]
     unsafe fn counters(counter: u64) -> (Self, Self) {
@@ -117,50 +152,50 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
             let sign = _mm_set1_epi32(i32::MIN);
             let carry = _mm_cmplt_epi32(_mm_xor_si128(lo, sign), _mm_xor_si128(base, sign));
             let hi = _mm_sub_epi32(_mm_set1_epi32((counter >> 32) as u32 as i32), carry);
-            (Xmm(lo), Xmm(hi))
+            (Xmm::v(lo), Xmm::v(hi))
         }
     }
     #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
         // SAFETY: SSE2.
-        Xmm(unsafe { _mm_add_epi32(self.0, other.0) })
+        Xmm::v(unsafe { _mm_add_epi32(self.0, other.0) })
     }
     #[inline(always)]
     unsafe fn xor(self, other: Self) -> Self {
         // SAFETY: SSE2.
-        Xmm(unsafe { _mm_xor_si128(self.0, other.0) })
+        Xmm::v(unsafe { _mm_xor_si128(self.0, other.0) })
     }
     #[inline(always)]
     unsafe fn rotl16(self) -> Self {
         // SAFETY: each arm uses only the features its level guarantees.
-        Xmm(unsafe {
-            match L {
-                SSSE3 => _mm_shuffle_epi8(self.0, opaque_load(&ROT16)),
-                _ => _mm_shufflehi_epi16::<0b10_11_00_01>(_mm_shufflelo_epi16::<0b10_11_00_01>(
-                    self.0,
-                )),
+        Xmm::v(unsafe {
+            if L::PSHUFB {
+                _mm_shuffle_epi8(self.0, opaque_load(&ROT16))
+            } else {
+                _mm_shufflehi_epi16::<0b10_11_00_01>(_mm_shufflelo_epi16::<0b10_11_00_01>(self.0))
             }
         })
     }
     #[inline(always)]
     unsafe fn rotl12(self) -> Self {
         // SAFETY: SSE2.
-        Xmm(unsafe { rotl_shift!(self.0, 12) })
+        Xmm::v(unsafe { rotl_shift!(self.0, 12) })
     }
     #[inline(always)]
     unsafe fn rotl8(self) -> Self {
         // SAFETY: each arm uses only the features its level guarantees.
-        Xmm(unsafe {
-            match L {
-                SSSE3 => _mm_shuffle_epi8(self.0, opaque_load(&ROT8)),
-                _ => rotl_shift!(self.0, 8),
+        Xmm::v(unsafe {
+            if L::PSHUFB {
+                _mm_shuffle_epi8(self.0, opaque_load(&ROT8))
+            } else {
+                rotl_shift!(self.0, 8)
             }
         })
     }
     #[inline(always)]
     unsafe fn rotl7(self) -> Self {
         // SAFETY: SSE2.
-        Xmm(unsafe { rotl_shift!(self.0, 7) })
+        Xmm::v(unsafe { rotl_shift!(self.0, 7) })
     }
     #[inline(always)]
     unsafe fn transpose(x: [Self; 16]) -> [Self; 16] {
@@ -178,7 +213,7 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
         // rows[g][k] is words 4g..4g+4 of block k: bytes 64k + 16g.
         for (g, group) in rows.into_iter().enumerate() {
             for (k, row) in group.into_iter().enumerate() {
-                out[4 * k + g] = Xmm(row);
+                out[4 * k + g] = Xmm::v(row);
             }
         }
         out
@@ -186,7 +221,7 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
     #[inline(always)]
     unsafe fn load(src: *const u8) -> Self {
         // SAFETY: the caller guarantees 16 readable bytes.
-        Xmm(unsafe { _mm_loadu_si128(src.cast()) })
+        Xmm::v(unsafe { _mm_loadu_si128(src.cast()) })
     }
     #[inline(always)]
     unsafe fn store(self, dst: *mut u8) {
@@ -204,13 +239,13 @@ unsafe impl<const L: u8> Lanes for Xmm<L> {
                 let back = 16 - rem;
                 let data = _mm_loadu_si128(input.sub(back).cast());
                 let done = _mm_loadu_si128(output.sub(back).cast());
-                let (keystream, mask) = if L == SSSE3 {
+                let (keystream, mask) = if L::PSHUFB {
                     let pattern = _mm_loadu_si128(SLIDE.as_ptr().add(rem).cast());
                     // Pattern bytes that select (0..16) are the tail; 0x80 are not.
                     let mask = _mm_cmpgt_epi8(pattern, _mm_set1_epi8(-1));
                     (_mm_shuffle_epi8(self.0, pattern), mask)
                 } else {
-                    let ones = Xmm::<L>(_mm_set1_epi8(-1));
+                    let ones = Xmm::<L>::v(_mm_set1_epi8(-1));
                     (self.slide_up(rem), ones.slide_up(rem))
                 };
                 let fresh = _mm_xor_si128(_mm_and_si128(mask, data), keystream);
@@ -234,17 +269,20 @@ pub(crate) const fn rotate_words_imm(n: i32) -> i32 {
 }
 
 // SAFETY: SSE2 only; callers of `Xmm<L>` guarantee at least that.
-unsafe impl<const L: u8> Rows for Xmm<L> {
+unsafe impl<L: Level> Rows for Xmm<L>
+where
+    Self: Schedule,
+{
     #[inline(always)]
     unsafe fn row(words: &[u32; 16], r: usize) -> Self {
         // SAFETY: SSE2; `r < 4`, so the 16 bytes read are within `words`.
-        Xmm(unsafe { _mm_loadu_si128(words.as_ptr().add(4 * r).cast()) })
+        Xmm::v(unsafe { _mm_loadu_si128(words.as_ptr().add(4 * r).cast()) })
     }
     #[inline(always)]
     unsafe fn counter_row(words: &[u32; 16], counter: u64) -> Self {
         let high = words[13].wrapping_add((counter >> 32) as u32);
         // SAFETY: SSE2.
-        Xmm(unsafe {
+        Xmm::v(unsafe {
             _mm_setr_epi32(
                 counter as u32 as i32,
                 high as i32,
@@ -256,7 +294,7 @@ unsafe impl<const L: u8> Rows for Xmm<L> {
     #[inline(always)]
     unsafe fn rotate_words<const N: i32>(self) -> Self {
         // SAFETY: SSE2.
-        Xmm(unsafe {
+        Xmm::v(unsafe {
             match N {
                 1 => _mm_shuffle_epi32::<{ rotate_words_imm(1) }>(self.0),
                 2 => _mm_shuffle_epi32::<{ rotate_words_imm(2) }>(self.0),

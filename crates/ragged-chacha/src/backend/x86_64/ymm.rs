@@ -2,7 +2,7 @@
 
 use core::arch::x86_64::*;
 
-use super::SSSE3;
+use super::xmm::Ssse3;
 use super::xmm::{Xmm, rotate_words_imm, transpose_groups};
 use crate::backend::generic::{Lanes, Rows};
 
@@ -155,8 +155,8 @@ unsafe impl Lanes for Ymm {
         // full 16-byte half is within `rem`, and the 128-bit tail keeps the same
         // contract this method was given (its `before` grows by the 16 bytes done).
         unsafe {
-            let low = Xmm::<SSSE3>(_mm256_castsi256_si128(self.0));
-            let high = Xmm::<SSSE3>(_mm256_extracti128_si256::<1>(self.0));
+            let low = Xmm::<Ssse3>::v(_mm256_castsi256_si128(self.0));
+            let high = Xmm::<Ssse3>::v(_mm256_extracti128_si256::<1>(self.0));
             if rem >= 16 {
                 low.xor(Xmm::load(input)).store(output);
                 if rem > 16 {
