@@ -1,9 +1,10 @@
 //! The one place that knows which backends exist, detects the CPU, and dispatches.
 
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[cfg(aarch64_neon)]
 mod aarch64;
-#[cfg(all(target_arch = "arm", target_endian = "little"))]
+#[cfg(arm_neon)]
 mod arm;
+mod detected;
 pub(crate) mod generic;
 pub(crate) mod portable;
 mod schedule;
@@ -28,7 +29,7 @@ macro_rules! cpu_has {
 
 /// Whether the running CPU has an aarch64 feature: at run time with `std`, otherwise
 /// only what the build enables with `-C target-feature`.
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[cfg(aarch64_neon)]
 macro_rules! cpu_has {
     ($feature:tt) => {{
         #[cfg(feature = "std")]
@@ -44,29 +45,32 @@ macro_rules! cpu_has {
 
 pub(crate) mod poly1305;
 
-/// The AEAD pass `$pass` (`seal` or `open`) on `$backend`: the one-pass entry point of
-/// each SIMD backend (`x86_64::<level>::$pass`, `aarch64::neon::$pass`), else
-/// `$fallback` (two passes over the message).
-macro_rules! aead_entry_points {
-    ($backend:expr, $pass:ident, ($($arg:expr),*), $fallback:block) => {
+mod two_pass;
+
+/// Calls `$backend`'s entry point `$f` (`xor_keystream`, `seal` or `open`), which every
+/// backend module exports with the same signature: `x86_64::{sse2, ssse3, avx2,
+/// avx512}`, `aarch64::neon`, `arm::neon`, `portable`.
+macro_rules! entry_point {
+    ($backend:expr, $f:ident($($arg:expr),*)) => {
         match $backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Sse2 => x86_64::sse2::$pass($($arg),*),
+            Backend::Sse2 => x86_64::sse2::$f($($arg),*),
             #[cfg(target_arch = "x86_64")]
-            Backend::Ssse3 => x86_64::ssse3::$pass($($arg),*),
+            Backend::Ssse3 => x86_64::ssse3::$f($($arg),*),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => x86_64::avx2::$pass($($arg),*),
+            Backend::Avx2 => x86_64::avx2::$f($($arg),*),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => x86_64::avx512::$pass($($arg),*),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Backend::Neon => aarch64::neon::$pass($($arg),*),
-            _ => $fallback,
+            Backend::Avx512 => x86_64::avx512::$f($($arg),*),
+            #[cfg(aarch64_neon)]
+            Backend::Neon => aarch64::neon::$f($($arg),*),
+            #[cfg(arm_neon)]
+            Backend::Neon => arm::neon::$f($($arg),*),
+            _ => portable::$f($($arg),*),
         }
     };
 }
 
-use core::sync::atomic::{AtomicU8, Ordering};
-
+use self::detected::Detected;
 use crate::state::State;
 
 /// A ChaCha implementation for one instruction-set level.
@@ -102,15 +106,12 @@ const ALL: &[Backend] = &[
     Backend::Avx2,
     #[cfg(target_arch = "x86_64")]
     Backend::Avx512,
-    #[cfg(any(
-        all(target_arch = "aarch64", target_endian = "little"),
-        all(target_arch = "arm", target_endian = "little")
-    ))]
+    #[cfg(any(aarch64_neon, arm_neon))]
     Backend::Neon,
 ];
 
-/// `detect()`'s answer as an index into `ALL`, plus one; 0 until first computed.
-static DETECTED: AtomicU8 = AtomicU8::new(0);
+/// `detect()`'s answer.
+static DETECTED: Detected = Detected::new();
 
 impl Backend {
     /// Every backend compiled into this build, slowest first, whether or not the CPU
@@ -127,15 +128,7 @@ impl Backend {
     /// The fastest backend this CPU can run; detected once per process.
     #[inline]
     pub fn detect() -> Backend {
-        match DETECTED.load(Ordering::Relaxed) {
-            0 => {
-                let best = Backend::fastest(Backend::is_available);
-                let index = ALL.iter().position(|b| *b == best).unwrap_or(0);
-                DETECTED.store(index as u8 + 1, Ordering::Relaxed);
-                best
-            }
-            n => ALL[usize::from(n) - 1],
-        }
+        DETECTED.get(ALL, || Backend::fastest(Backend::is_available))
     }
 
     /// The last (fastest) backend in `ALL` for which `has` holds; portable if none.
@@ -150,7 +143,7 @@ impl Backend {
     /// Whether a 32-bit Arm CPU whose `AT_HWCAP` word is `hwcap` can run the backend:
     /// [`Backend::is_available`] with the word as a parameter, so tests can give it
     /// words of CPUs without NEON.
-    #[cfg(all(target_arch = "arm", target_endian = "little"))]
+    #[cfg(arm_neon)]
     fn runs_with_hwcap(self, hwcap: u32) -> bool {
         match self {
             Backend::Portable => true,
@@ -173,9 +166,9 @@ impl Backend {
             Backend::Avx2 => cpu_has!("avx2") && cpu_has!("bmi2"),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => cpu_has!("avx512f") && cpu_has!("avx512bw") && cpu_has!("avx512vl"),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            #[cfg(aarch64_neon)]
             Backend::Neon => cpu_has!("neon"),
-            #[cfg(all(target_arch = "arm", target_endian = "little"))]
+            #[cfg(arm_neon)]
             Backend::Neon => self.runs_with_hwcap(arm::hwcap()),
             #[allow(unreachable_patterns)]
             _ => false,
@@ -215,25 +208,7 @@ impl Backend {
     ) {
         // SAFETY: forwarded; `self.is_available()` means the entry point's target
         // features are present.
-        unsafe {
-            match self {
-                #[cfg(target_arch = "x86_64")]
-                Backend::Sse2 => x86_64::sse2::xor_keystream(state, counter, input, output, len),
-                #[cfg(target_arch = "x86_64")]
-                Backend::Ssse3 => x86_64::ssse3::xor_keystream(state, counter, input, output, len),
-                #[cfg(target_arch = "x86_64")]
-                Backend::Avx2 => x86_64::avx2::xor_keystream(state, counter, input, output, len),
-                #[cfg(target_arch = "x86_64")]
-                Backend::Avx512 => {
-                    x86_64::avx512::xor_keystream(state, counter, input, output, len)
-                }
-                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-                Backend::Neon => aarch64::neon::xor_keystream(state, counter, input, output, len),
-                #[cfg(all(target_arch = "arm", target_endian = "little"))]
-                Backend::Neon => arm::neon(state, counter, input, output, len),
-                _ => portable::xor_keystream(state, counter, input, output, len),
-            }
-        }
+        unsafe { entry_point!(self, xor_keystream(state, counter, input, output, len)) }
     }
 
     /// The AEAD's seal: keystream block 0 to `mac.key`, blocks 1.. XORed into the
@@ -256,27 +231,7 @@ impl Backend {
     ) {
         // SAFETY: forwarded; `self.is_available()` means the entry point's target
         // features are present.
-        unsafe {
-            aead_entry_points!(self, seal, (state, input, output, len, mac), {
-                self.key_mac(state, mac);
-                self.xor_keystream(state, 1, input, output, len);
-                mac.absorb(core::slice::from_raw_parts(output, len & !15));
-            })
-        }
-    }
-
-    /// Keystream block 0, as a batch of its own, to `mac.key`: the two-pass AEAD's
-    /// first step.
-    ///
-    /// # Safety
-    /// As for [`Backend::xor_keystream`].
-    unsafe fn key_mac<A: generic::Absorb>(self, state: &State, mac: &mut A) {
-        let mut key = [0u8; 64];
-        let kp = key.as_mut_ptr();
-        // SAFETY: the 64-byte buffer is ours; the CPU condition is the caller's.
-        unsafe { self.xor_keystream(state, 0, kp, kp, 64) };
-        mac.key(&key);
-        crate::wipe::wipe(&mut key);
+        unsafe { entry_point!(self, seal(state, input, output, len, mac)) }
     }
 
     /// The AEAD's open: the Poly1305 key (keystream block 0) to `mac.key`, the whole
@@ -299,17 +254,11 @@ impl Backend {
     ) {
         // SAFETY: forwarded; `self.is_available()` means the entry point's target
         // features are present.
-        unsafe {
-            aead_entry_points!(self, open, (state, input, output, len, mac), {
-                self.key_mac(state, mac);
-                mac.absorb(core::slice::from_raw_parts(input, len & !15));
-                self.xor_keystream(state, 1, input, output, len);
-            })
-        }
+        unsafe { entry_point!(self, open(state, input, output, len, mac)) }
     }
 }
 
-#[cfg(all(test, target_arch = "arm", target_endian = "little"))]
+#[cfg(all(test, arm_neon))]
 mod arm_detection {
     use super::{Backend, arm};
 

@@ -3,6 +3,7 @@
 //! 32-bit word per lane, so it shares the round function with the SIMD backends.
 
 use super::generic::{self, Lanes};
+use super::two_pass;
 use crate::state::State;
 
 /// One state word of one block.
@@ -85,6 +86,8 @@ pub(crate) unsafe fn xor_keystream(
     // SAFETY: `Word` needs no CPU feature; the pointer contract is forwarded.
     unsafe { generic::xor_keystream::<Word, Word, Word>(state, counter, input, output, len) }
 }
+
+two_pass::entry_points!();
 
 /// The ChaCha permutation without the final addition, as HChaCha needs it.
 pub(crate) fn permute(words: [u32; 16], double_rounds: u32) -> [u32; 16] {

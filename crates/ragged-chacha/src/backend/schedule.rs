@@ -31,13 +31,7 @@ pub(crate) trait Schedule {
     /// Whether the AEAD seal runs the scalar Poly1305 between the double rounds of these
     /// batches (see `generic::seal`), rather than as a pass after the keystream.
     // Only the fused AEAD (x86-64 and aarch64) reads it.
-    #[cfg_attr(
-        not(any(
-            target_arch = "x86_64",
-            all(target_arch = "aarch64", target_endian = "little")
-        )),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(lane_simd), allow(dead_code))]
     const INTERLEAVE_MAC: bool = false;
     /// Whether the vertical rounds keep two of the sixteen state rows in memory, for
     /// instruction sets with sixteen vector registers (see `rounds_interleaved`).
@@ -57,13 +51,7 @@ pub(crate) trait Schedule {
     /// a single set the scalar block measured slower than a second set, so it only
     /// replaces a third one (edb40b4).
     // Only the row form (x86-64 and aarch64) reads it.
-    #[cfg_attr(
-        not(any(
-            target_arch = "x86_64",
-            all(target_arch = "aarch64", target_endian = "little")
-        )),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(lane_simd), allow(dead_code))]
     const SCALAR_BLOCK: bool = false;
 }
 
@@ -130,7 +118,7 @@ mod x86_64 {
 
 /// `aarch64::neon`: thirty-two registers, nothing to park; no scalar work beside the
 /// rounds (untuned).
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[cfg(aarch64_neon)]
 impl Schedule for super::aarch64::Neon {
     // The transpose finishes one word group (four 16-byte pieces, one per block) at a
     // time; storing in that order keeps few vectors live.

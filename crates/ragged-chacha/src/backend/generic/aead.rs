@@ -50,6 +50,8 @@ impl<A: Absorb> BatchExtras for KeyToMac<'_, A> {
 /// The CPU has the features of `W` and `H`; `input` is readable and `output` writable
 /// for `len` bytes; they are the same pointer or do not overlap; for RFC 8439 states,
 /// `1 + ceil(len / 64) <= 2^32`.
+///
+/// [`Schedule::INTERLEAVE_MAC`]: crate::backend::schedule::Schedule::INTERLEAVE_MAC
 #[inline(always)]
 pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
     state: &State,
@@ -114,6 +116,8 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
 ///
 /// # Safety
 /// As for [`seal`].
+///
+/// [`Schedule::INTERLEAVE_MAC`]: crate::backend::schedule::Schedule::INTERLEAVE_MAC
 #[inline(always)]
 pub(crate) unsafe fn open<W: Lanes, H: Rows, A: Absorb>(
     state: &State,

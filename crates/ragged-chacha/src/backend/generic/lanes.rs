@@ -60,10 +60,7 @@ pub(crate) unsafe trait Lanes: Copy + Schedule {
 ///
 /// # Safety
 /// As for [`Lanes`]: callers guarantee the CPU features of the implementing type.
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
 pub(crate) unsafe trait Rows: Lanes {
     /// Blocks in one set of four row vectors: one per 128-bit lane.
     const ROW_BLOCKS: usize = Self::BYTES / 16;

@@ -18,8 +18,10 @@
 //! One file a concern: `lanes` the operations each instruction set provides, `rounds`
 //! the double rounds and what runs between them, `vertical` the batch of one block a
 //! lane, `scalar` a block in the general-purpose registers beside it, `rows` the row
-//! form (x86-64 and aarch64 only), `plan` how a message is cut into batches, `aead` the
-//! fused seal and open (x86-64 and aarch64 only).
+//! form, `plan` how a message is cut into batches, `aead` the fused seal and open,
+//! `entry_points` the three functions each instruction set instantiates (the last four
+//! on x86-64 and aarch64 only: `cfg(lane_simd)`, named in `build.rs`). The schedule
+//! each entry point chose is in `backend/schedule.rs`.
 
 // In reading order, which is also the order the compiler meets them in: the code
 // LLVM makes depends on that order, so it is kept as it was in one file (hence the
@@ -32,38 +34,28 @@ mod vertical;
 
 mod scalar;
 
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
 mod rows;
 
 mod plan;
 
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
 mod aead;
 
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
+mod entry_points;
+
+#[cfg(lane_simd)]
 pub(crate) use self::aead::{open, seal};
+#[cfg(lane_simd)]
+pub(crate) use self::entry_points::entry_points;
 pub(crate) use self::lanes::Lanes;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
 pub(crate) use self::lanes::Rows;
-#[cfg(all(target_arch = "arm", target_endian = "little"))]
+#[cfg(arm_neon)]
 pub(crate) use self::plan::no_rounds;
 pub(crate) use self::plan::xor_keystream;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
 pub(crate) use self::plan::xor_keystream_rows;
 pub(crate) use self::rounds::rounds;
 
@@ -76,12 +68,6 @@ pub(crate) trait Absorb {
     /// As [`Absorb::absorb`], on the integer units only (no vector instructions): for
     /// interleaving with the rounds of a keystream batch.
     // Only the fused AEAD (x86-64 and aarch64) calls it.
-    #[cfg_attr(
-        not(any(
-            target_arch = "x86_64",
-            all(target_arch = "aarch64", target_endian = "little")
-        )),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(lane_simd), allow(dead_code))]
     fn absorb_scalar(&mut self, blocks: &[u8]);
 }

@@ -12,21 +12,12 @@
 //! No double round at all (a 0-round variant) goes to [`no_rounds`] before any batch.
 
 use super::lanes::Lanes;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
 use super::lanes::Rows;
 use super::rounds::BatchExtras;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
 use super::rounds::Beside;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
 use super::rows::{MAX_ROW_SETS, rows_batch};
 use super::vertical::{batch, batch_nine};
 use crate::backend::portable::Word;
@@ -38,10 +29,7 @@ use crate::state::State;
 ///
 /// # Safety
 /// As for [`batch`] with `W`, `M`, `N` and `H`.
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
 #[inline(always)]
 pub(super) unsafe fn one_batch<W: Lanes, M: Lanes, N: Lanes, H: Rows, E: BatchExtras>(
     state: &State,
@@ -103,10 +91,7 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 ///
 /// # Safety
 /// As for [`xor_keystream`], and the CPU has the features of `H`.
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
 #[inline(always)]
 pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
     state: &State,
@@ -186,6 +171,8 @@ fn ninth_block_batches(blocks: usize, len: usize) -> usize {
 ///
 /// # Safety
 /// As for [`xor_keystream`] for `W`.
+///
+/// [`Schedule::NINTH_BLOCK`]: crate::backend::schedule::Schedule::NINTH_BLOCK
 #[inline(always)]
 unsafe fn full_batches<W: Lanes>(
     state: &State,

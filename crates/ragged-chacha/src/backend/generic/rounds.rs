@@ -66,13 +66,7 @@ pub(crate) enum Beside {
     /// it takes the general-purpose registers, so no block is computed there (see
     /// [`Schedule::SCALAR_BLOCK`]).
     // Only the fused AEAD (x86-64 and aarch64) has it.
-    #[cfg_attr(
-        not(any(
-            target_arch = "x86_64",
-            all(target_arch = "aarch64", target_endian = "little")
-        )),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(lane_simd), allow(dead_code))]
     Mac,
 }
 
@@ -154,6 +148,8 @@ fn park_rows<V: Lanes>(x: &mut [V; 16], parked: &mut [V; 4], out: [usize; 2]) {
 ///
 /// # Safety
 /// The CPU has the features `V` requires.
+///
+/// [`ScalarBlock`]: super::scalar::ScalarBlock
 #[inline(always)]
 pub(super) unsafe fn quarter_round_pair<V: Lanes, const ONE_BY_ONE: bool>(
     x: &mut [V; 16],
@@ -242,9 +238,9 @@ pub(super) fn unpark<V: Lanes>(x: &mut [V; 16], parked: &[V; 4]) {
 /// the last rows back. At the end of a batch they hold key-derived rows: slots 2 and 3
 /// rows 10 and 11 before the feed-forward, which with known plaintext give key words 6
 /// and 7 (keystream minus row), slots 0 and 1 rows 8 and 9 from the last double round.
-/// Every batch that parks (the vector rounds, and the scalar [`ScalarBlock`](super::scalar::ScalarBlock)) wipes its
+/// Every batch that parks (the vector rounds, and the scalar [`ScalarBlock`]) wipes its
 /// own slots before it ends, so none is left holding them when the kernel returns.
-/// Slot by slot and without [`wipe`](crate::wipe::wipe)'s compiler fence: the stores cannot move above
+/// Slot by slot and without [`wipe`]'s compiler fence: the stores cannot move above
 /// the last loads of the same slots anyway, and the fence would also pin the batch's
 /// other memory accesses around it (with `wipe`, the AVX2 kernels ran more
 /// instructions).
@@ -258,6 +254,9 @@ pub(super) fn unpark<V: Lanes>(x: &mut [V; 16], parked: &[V; 4]) {
 ///
 /// # Safety
 /// The CPU has the features `V` requires.
+///
+/// [`ScalarBlock`]: super::scalar::ScalarBlock
+/// [`wipe`]: crate::wipe::wipe
 #[inline(always)]
 pub(super) unsafe fn wipe_parked<V: Lanes>(parked: &mut [V; 4]) {
     // SAFETY: V's features (the caller's contract).

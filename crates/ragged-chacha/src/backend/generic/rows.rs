@@ -61,6 +61,8 @@ pub(super) const MAX_ROW_SETS: usize = 3;
 ///
 /// # Safety
 /// As for [`batch`].
+///
+/// [`batch`]: super::vertical::batch
 #[inline(always)]
 pub(super) unsafe fn rows_batch<R: Rows, const SETS: usize, const SCALAR: bool>(
     state: &State,

@@ -7,12 +7,15 @@ use crate::state::State;
 
 /// One block in the general-purpose registers beside a vector batch: the ninth block of
 /// a [`batch_nine`] and the extra block of a [`rows_batch`] with `SCALAR`. Its sixteen
-/// words are one-word lanes (the portable backend's), run pair by pair between the vector pairs with the same
-/// [`quarter_round_pair`]. Like the vector rows, two of words 8 ..= 11 wait in memory
+/// words are one-word lanes (the portable backend's), run pair by pair between the
+/// vector pairs with the same [`quarter_round_pair`]. Like the vector rows, two of words 8 ..= 11 wait in memory
 /// while the quarter rounds that do not use them run (`parked`, volatile): that frees
 /// registers, and since volatile accesses keep their order, it pins each scalar pair
 /// next to its vector pair, where the compiler otherwise gathered all of them after the
 /// vector code.
+///
+/// [`batch_nine`]: super::vertical::batch_nine
+/// [`rows_batch`]: super::rows::rows_batch
 pub(super) struct ScalarBlock {
     x: [Word; 16],
     parked: [Word; 4],

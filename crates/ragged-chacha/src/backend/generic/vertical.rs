@@ -27,10 +27,7 @@ macro_rules! write_keystream {
         )*
     };
 }
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
+#[cfg(lane_simd)]
 pub(super) use write_keystream;
 
 /// Computes `V::BLOCKS` keystream blocks starting at block `counter` and XORs the

@@ -19,6 +19,7 @@ pub(crate) mod portable;
 
 pub(crate) use portable::MacState;
 
+use super::detected::Detected;
 use crate::error::Error;
 
 /// A Poly1305 implementation for one instruction-set level.
@@ -48,6 +49,9 @@ const ALL: &[Poly1305Backend] = &[
     Poly1305Backend::Avx512Ifma,
 ];
 
+/// `detect()`'s answer.
+static DETECTED: Detected = Detected::new();
+
 impl Poly1305Backend {
     /// Every backend compiled into this build, slowest first.
     pub fn all() -> &'static [Poly1305Backend] {
@@ -59,12 +63,14 @@ impl Poly1305Backend {
         ALL.iter().copied().filter(|b| b.is_available())
     }
 
-    /// The fastest backend this CPU can run.
+    /// The fastest backend this CPU can run; detected once per process.
     #[inline]
     pub fn detect() -> Poly1305Backend {
-        Poly1305Backend::available()
-            .last()
-            .unwrap_or(Poly1305Backend::Portable)
+        DETECTED.get(ALL, || {
+            Poly1305Backend::available()
+                .last()
+                .unwrap_or(Poly1305Backend::Portable)
+        })
     }
 
     /// Whether this CPU has what the backend needs.

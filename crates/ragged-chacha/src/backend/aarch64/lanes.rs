@@ -1,15 +1,13 @@
 //! 128-bit NEON lanes for aarch64: 4 blocks per batch in the vertical form, 1 block
 //! per register set in the row form, and the final partial vector finished with a
-//! `tbl` byte permutation over an overlapping 16-byte window; and the backend's entry
-//! points (`xor_keystream`, `seal`, `open`), the same three as every x86-64 level.
+//! `tbl` byte permutation over an overlapping 16-byte window.
 //!
 //! Only little-endian aarch64 is supported (the byte loads below reinterpret bytes as
 //! little-endian words); `mod.rs` compiles this file only there.
 
 use core::arch::aarch64::*;
 
-use crate::backend::generic::{self, Absorb, Lanes, Rows};
-use crate::state::State;
+use crate::backend::generic::{Lanes, Rows};
 
 /// Four blocks' worth of one state word (vertical form), or one row of one block
 /// (row form). Methods need NEON.
@@ -188,59 +186,4 @@ unsafe impl Rows for Neon {
         // One block: its rows are its 16-byte pieces in order.
         rows
     }
-}
-
-/// 4-block NEON batches; a remainder of up to 3 blocks in the row form (one to three
-/// interleaved single-block sets, `MAX_ROW_SETS`), else one more 4-block batch; the partial vector
-/// with a `tbl` permutation over an overlapping window.
-///
-/// # Safety
-/// The CPU has NEON; `input` is readable and `output` writable for `len` bytes, equal
-/// or disjoint.
-#[target_feature(enable = "neon")]
-pub(crate) unsafe fn xor_keystream(
-    state: &State,
-    counter: u64,
-    input: *const u8,
-    output: *mut u8,
-    len: usize,
-) {
-    // SAFETY: `Neon` needs only the feature enabled for this function; the pointer
-    // contract is forwarded.
-    unsafe {
-        generic::xor_keystream_rows::<Neon, Neon, Neon, Neon>(state, counter, input, output, len)
-    }
-}
-
-/// The one-pass AEAD seal ([`generic::seal`]) with NEON: the Poly1305 key block in the
-/// same batch as the first message blocks.
-///
-/// # Safety
-/// The CPU has NEON; the pointer and length contract of [`generic::seal`].
-#[target_feature(enable = "neon")]
-pub(crate) unsafe fn seal<A: Absorb>(
-    state: &State,
-    input: *const u8,
-    output: *mut u8,
-    len: usize,
-    mac: &mut A,
-) {
-    // SAFETY: as for `xor_keystream`; the contract is forwarded.
-    unsafe { generic::seal::<Neon, Neon, A>(state, input, output, len, mac) }
-}
-
-/// The AEAD open ([`generic::open`]) on NEON.
-///
-/// # Safety
-/// As for [`seal`].
-#[target_feature(enable = "neon")]
-pub(crate) unsafe fn open<A: Absorb>(
-    state: &State,
-    input: *const u8,
-    output: *mut u8,
-    len: usize,
-    mac: &mut A,
-) {
-    // SAFETY: as for `xor_keystream`; the contract is forwarded.
-    unsafe { generic::open::<Neon, Neon, A>(state, input, output, len, mac) }
 }
