@@ -13,8 +13,10 @@
 //! | x86-64 AVX-512 | – | – | – | – | – |
 //! | aarch64 NEON | – | – | – | – | – |
 //!
-//! 32-bit Arm NEON runs its own `asm!` round loops (`arm/neon.rs`) and has no
-//! `Schedule`: its choices are the ones stated in `arm/mod.rs`.
+//! 32-bit Arm NEON runs its own `asm!` round loops (`arm/asm.rs`) and has no
+//! `Schedule`: its plan (4-block batches, a remainder of one or two blocks in the row
+//! form) is in `arm/neon.rs`, its register use in `arm/asm.rs`. The portable and
+//! 32-bit Arm backends seal and open in two passes (`two_pass.rs`).
 //!
 //! A schedule is keyed by the lane type, as each entry point has exactly one
 //! (`x86_64::sse2` `Xmm<Sse2>`, `ssse3` `Xmm<Ssse3>`, `avx2` `Ymm`, `avx512` `Zmm`,
