@@ -6,9 +6,9 @@ use core::marker::PhantomData;
 
 use zeroize::ZeroizeOnDrop;
 
-use crate::backend::Backend;
 use crate::backend::poly1305::Poly1305Backend;
 use crate::backend::poly1305::portable::tail_words;
+use crate::backend::{Backend, MacRoute, Route};
 use crate::chacha::ChaCha;
 use crate::error::Error;
 pub use crate::poly1305::TAG_LEN;
@@ -68,23 +68,25 @@ impl AeadVariant for variant::XChaCha<20> {
 /// ```
 pub struct ChaChaPoly1305<V: AeadVariant> {
     key: [u8; 32],
-    backend: Backend,
-    mac_backend: Poly1305Backend,
+    route: Route,
+    mac_route: MacRoute,
     variant: PhantomData<V>,
 }
 
 impl<V: AeadVariant> ChaChaPoly1305<V> {
-    /// The AEAD for `key`, on the fastest ChaCha and Poly1305 backends the CPU has.
+    /// The AEAD for `key`, on the fastest ChaCha and Poly1305 backends the CPU has —
+    /// and, on CPUs measured to run them faster there, short messages and short MAC
+    /// runs on the portable path (the choice is made once per process).
     pub fn new(key: &[u8; 32]) -> Self {
         ChaChaPoly1305 {
             key: *key,
-            backend: Backend::detect(),
-            mac_backend: Poly1305Backend::detect(),
+            route: Route::detect(),
+            mac_route: MacRoute::detect(),
             variant: PhantomData,
         }
     }
 
-    /// The same AEAD with its keystream on `backend`.
+    /// The same AEAD with its keystream on `backend`, for every length.
     ///
     /// # Errors
     /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
@@ -94,11 +96,11 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
                 backend: backend.name(),
             });
         }
-        self.backend = backend;
+        self.route = Route::pinned(backend);
         Ok(self)
     }
 
-    /// The same AEAD with its MAC on `backend`.
+    /// The same AEAD with its MAC on `backend`, for every run it takes.
     ///
     /// Where the ChaCha backend seals in one interleaved pass (SSE2, SSSE3, AVX2), the
     /// ciphertext absorbed between its rounds goes through the portable Poly1305
@@ -108,18 +110,18 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     /// # Errors
     /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
     pub fn with_mac_backend(mut self, backend: Poly1305Backend) -> Result<Self, Error> {
-        self.mac_backend = backend.checked()?;
+        self.mac_route = MacRoute::pinned(backend.checked()?);
         Ok(self)
     }
 
     /// The ChaCha backend in use.
     pub fn backend(&self) -> Backend {
-        self.backend
+        self.route.backend()
     }
 
     /// The Poly1305 backend in use.
     pub fn mac_backend(&self) -> Poly1305Backend {
-        self.mac_backend
+        self.mac_route.backend()
     }
 
     /// Encrypts `buf` in place and returns the tag.
@@ -134,11 +136,11 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     ) -> Result<[u8; TAG_LEN], Error> {
         check_len(buf.len())?;
         let state = <V as variant::sealed::Sealed>::state(&self.key, nonce.as_ref());
-        let mut mac = AeadMac::new(aad, self.mac_backend);
+        let mut mac = AeadMac::new(aad, self.mac_route);
         let (ptr, len) = (buf.as_mut_ptr(), buf.len());
         // SAFETY: in place over `buf`; the backend was checked available when chosen;
         // the length check keeps the payload within blocks 1..2^32.
-        unsafe { self.backend.seal(&state, ptr, ptr, len, &mut mac) };
+        unsafe { self.route.seal(&state, ptr, ptr, len, &mut mac) };
         Ok(mac.finish(buf))
     }
 
@@ -161,14 +163,14 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     ) -> Result<(), Error> {
         check_len(buf.len())?;
         let state = <V as variant::sealed::Sealed>::state(&self.key, nonce.as_ref());
-        let mut mac = AeadMac::new(aad, self.mac_backend);
+        let mut mac = AeadMac::new(aad, self.mac_route);
         let (ptr, len) = (buf.as_mut_ptr(), buf.len());
         // The kernel decrypts in place: the ciphertext's last partial block is kept
         // for the MAC first.
         let tail = tail_words(&buf[len & !15..]);
         // SAFETY: in place over `buf`; the backend was checked available when chosen;
         // the length check keeps the payload within blocks 1..2^32.
-        unsafe { self.backend.open(&state, ptr, ptr, len, &mut mac) };
+        unsafe { self.route.open(&state, ptr, ptr, len, &mut mac) };
         let mut expected = mac.finish_tail(tail, len);
         let equal = tags_equal(&expected, tag);
         wipe(&mut expected);
@@ -231,7 +233,7 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
 
     fn cipher(&self, nonce: &V::Nonce) -> ChaCha<V> {
         let mut cipher = ChaCha::<V>::new(&self.key, nonce);
-        cipher.set_backend_unchecked(self.backend);
+        cipher.set_route(self.route);
         cipher
     }
 }
@@ -260,8 +262,8 @@ impl<V: AeadVariant> Clone for ChaChaPoly1305<V> {
     fn clone(&self) -> Self {
         ChaChaPoly1305 {
             key: self.key,
-            backend: self.backend,
-            mac_backend: self.mac_backend,
+            route: self.route,
+            mac_route: self.mac_route,
             variant: PhantomData,
         }
     }
@@ -272,8 +274,8 @@ impl<V: AeadVariant> fmt::Debug for ChaChaPoly1305<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ChaChaPoly1305")
             .field("aead", &V::AEAD_NAME)
-            .field("backend", &self.backend)
-            .field("mac_backend", &self.mac_backend)
+            .field("backend", &self.backend())
+            .field("mac_backend", &self.mac_backend())
             .finish_non_exhaustive()
     }
 }

@@ -5,7 +5,7 @@ use core::marker::PhantomData;
 
 use zeroize::ZeroizeOnDrop;
 
-use crate::backend::Backend;
+use crate::backend::{Backend, Route};
 use crate::error::Error;
 use crate::state::State;
 use crate::variant::Variant;
@@ -20,7 +20,9 @@ use crate::wipe::wipe;
 /// in only when the next call needs it, so a one-shot message pays for no extra block.
 pub struct ChaCha<V: Variant> {
     state: State,
-    backend: Backend,
+    /// The backend, and for a detected one the lengths this CPU runs faster on the
+    /// portable path.
+    route: Route,
     /// Absolute keystream position in bytes (block `pos / 64`, byte `pos % 64`).
     pos: u128,
     /// Keystream of block `buffered_block`, when that is `Some`.
@@ -38,11 +40,13 @@ pub struct ChaCha<V: Variant> {
 }
 
 impl<V: Variant> ChaCha<V> {
-    /// The cipher for this key and nonce, at block 0, on the fastest backend the CPU has.
+    /// The cipher for this key and nonce, at block 0, on the fastest backend the CPU has
+    /// — and, on CPUs measured to run them faster there, calls shorter than a few
+    /// blocks on the portable path (the choice is made once per process).
     pub fn new(key: &[u8; 32], nonce: &V::Nonce) -> Self {
         ChaCha {
             state: <V as Sealed>::state(key, nonce.as_ref()),
-            backend: Backend::detect(),
+            route: Route::detect(),
             pos: 0,
             buffer: [0; 64],
             buffered_block: None,
@@ -60,7 +64,7 @@ impl<V: Variant> ChaCha<V> {
         cipher
     }
 
-    /// The same cipher running on `backend`.
+    /// The same cipher running on `backend`, for every length.
     ///
     /// # Errors
     /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
@@ -70,19 +74,20 @@ impl<V: Variant> ChaCha<V> {
                 backend: backend.name(),
             });
         }
-        self.backend = backend;
+        self.route = Route::pinned(backend);
         Ok(self)
     }
 
-    /// Switches to `backend`, which the caller has already checked is available.
-    pub(crate) fn set_backend_unchecked(&mut self, backend: Backend) {
-        debug_assert!(backend.is_available());
-        self.backend = backend;
+    /// Switches to `route`, whose backend the caller has already checked is available.
+    pub(crate) fn set_route(&mut self, route: Route) {
+        debug_assert!(route.backend().is_available());
+        self.route = route;
     }
 
-    /// The backend this cipher runs on.
+    /// The backend this cipher runs on (a detected one may leave short calls to the
+    /// portable path; see [`ChaCha::new`]).
     pub fn backend(&self) -> Backend {
-        self.backend
+        self.route.backend()
     }
 
     /// XORs the keystream into `buf` in place.
@@ -223,7 +228,7 @@ impl<V: Variant> ChaCha<V> {
             // SAFETY: the caller's contract, offset by `done < len` bytes; the backend
             // was checked available when chosen; the range check above bounds the blocks.
             unsafe {
-                self.backend.xor_keystream(
+                self.route.xor_keystream(
                     &self.state,
                     counter,
                     input.add(done),
@@ -241,7 +246,7 @@ impl<V: Variant> ChaCha<V> {
         let ptr = self.buffer.as_mut_ptr();
         // SAFETY: in place on the 64-byte buffer; the caller passes the block the
         // position is in, mid-block, so the block is before the end of the keystream.
-        unsafe { self.backend.xor_keystream(&self.state, block, ptr, ptr, 64) };
+        unsafe { self.route.xor_keystream(&self.state, block, ptr, ptr, 64) };
         self.buffered_block = Some(block);
         self.buffer_used = true;
     }
@@ -251,7 +256,7 @@ impl<V: Variant> Clone for ChaCha<V> {
     fn clone(&self) -> Self {
         ChaCha {
             state: self.state.clone(),
-            backend: self.backend,
+            route: self.route,
             pos: self.pos,
             buffer: self.buffer,
             buffered_block: self.buffered_block,
@@ -266,7 +271,7 @@ impl<V: Variant> fmt::Debug for ChaCha<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ChaCha")
             .field("variant", &V::NAME)
-            .field("backend", &self.backend)
+            .field("backend", &self.route.backend())
             .field("pos", &self.pos)
             .finish_non_exhaustive()
     }

@@ -5,6 +5,7 @@ use core::fmt;
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::ZeroizeOnDrop;
 
+use crate::backend::MacRoute;
 use crate::backend::generic::Absorb;
 use crate::backend::poly1305::portable::tail_words;
 use crate::backend::poly1305::{MacState, Poly1305Backend};
@@ -41,11 +42,12 @@ pub struct Poly1305 {
     /// Message bytes not yet absorbed: `buffer[..buffered]`, fewer than 16.
     buffer: [u8; BLOCK_LEN],
     buffered: usize,
-    backend: Poly1305Backend,
+    route: MacRoute,
 }
 
 impl Poly1305 {
-    /// A MAC keyed with `key` (`r ‖ s`), on the fastest backend the CPU has.
+    /// A MAC keyed with `key` (`r ‖ s`), on the fastest backend the CPU has — and, on
+    /// CPUs measured to run them faster there, shorter runs on the portable code.
     pub fn new(key: &[u8; KEY_LEN]) -> Self {
         let mut r = [0u8; 16];
         let mut s = [0u8; 16];
@@ -58,22 +60,22 @@ impl Poly1305 {
             s,
             buffer: [0; BLOCK_LEN],
             buffered: 0,
-            backend: Poly1305Backend::detect(),
+            route: MacRoute::detect(),
         }
     }
 
-    /// The same MAC running on `backend`.
+    /// The same MAC running on `backend`, for every run it takes.
     ///
     /// # Errors
     /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
     pub fn with_backend(mut self, backend: Poly1305Backend) -> Result<Self, Error> {
-        self.backend = backend.checked()?;
+        self.route = MacRoute::pinned(backend.checked()?);
         Ok(self)
     }
 
     /// The backend this MAC runs on.
     pub fn backend(&self) -> Poly1305Backend {
-        self.backend
+        self.route.backend()
     }
 
     /// Absorbs `data`, continuing the message.
@@ -86,12 +88,12 @@ impl Poly1305 {
             if self.buffered < BLOCK_LEN {
                 return;
             }
-            self.backend.blocks(&mut self.state, &self.buffer);
+            self.route.blocks(&mut self.state, &self.buffer);
             self.buffered = 0;
         }
         let full = data.len() - data.len() % BLOCK_LEN;
         if full != 0 {
-            self.backend.blocks(&mut self.state, &data[..full]);
+            self.route.blocks(&mut self.state, &data[..full]);
         }
         let rest = &data[full..];
         self.buffer[..rest.len()].copy_from_slice(rest);
@@ -105,7 +107,7 @@ impl Poly1305 {
         self.update(data);
         if self.buffered != 0 {
             self.buffer[self.buffered..].fill(0);
-            self.backend.blocks(&mut self.state, &self.buffer);
+            self.route.blocks(&mut self.state, &self.buffer);
             self.buffered = 0;
         }
     }
@@ -173,18 +175,18 @@ pub(crate) struct AeadMac<'a> {
     state: MacState,
     s: [u8; 16],
     aad: &'a [u8],
-    backend: Poly1305Backend,
+    route: MacRoute,
 }
 
 impl<'a> AeadMac<'a> {
     /// A MAC over `aad` and then the ciphertext, on `backend` (already checked
     /// available), waiting for its key.
-    pub(crate) fn new(aad: &'a [u8], backend: Poly1305Backend) -> Self {
+    pub(crate) fn new(aad: &'a [u8], route: MacRoute) -> Self {
         AeadMac {
             state: MacState::new(&[0; 16]),
             s: [0; 16],
             aad,
-            backend,
+            route,
         }
     }
 
@@ -193,7 +195,7 @@ impl<'a> AeadMac<'a> {
     fn absorb_padded(&mut self, data: &[u8]) {
         let whole = data.len() & !15;
         if whole != 0 {
-            self.backend.blocks(&mut self.state, &data[..whole]);
+            self.route.blocks(&mut self.state, &data[..whole]);
         }
         if whole != data.len() {
             self.state.block_words(tail_words(&data[whole..]), 1);
@@ -235,7 +237,7 @@ impl Absorb for AeadMac<'_> {
 
     #[inline(always)]
     fn absorb(&mut self, blocks: &[u8]) {
-        self.backend.blocks(&mut self.state, blocks);
+        self.route.blocks(&mut self.state, blocks);
     }
 
     #[inline(always)]
@@ -262,7 +264,7 @@ impl fmt::Debug for Poly1305 {
     /// Shows the backend and buffer fill; never key material.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Poly1305")
-            .field("backend", &self.backend)
+            .field("backend", &self.backend())
             .field("buffered", &self.buffered)
             .finish_non_exhaustive()
     }

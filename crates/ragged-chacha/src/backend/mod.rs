@@ -7,6 +7,7 @@ mod arm;
 mod detected;
 pub(crate) mod generic;
 pub(crate) mod portable;
+mod route;
 mod schedule;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
@@ -71,6 +72,7 @@ macro_rules! entry_point {
 }
 
 use self::detected::Detected;
+pub(crate) use self::route::{MacRoute, Route};
 use crate::state::State;
 
 /// A ChaCha implementation for one instruction-set level.

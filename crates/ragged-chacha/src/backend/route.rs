@@ -1,0 +1,436 @@
+//! Which code runs a call of a given length, ChaCha and Poly1305.
+//!
+//! A SIMD path has a fixed cost of its own: the row form of one ChaCha block is a chain
+//! of dependent vector operations, which on some cores retires at about half the rate
+//! of the same chain on the integer units; a SIMD Poly1305 run first builds its table of
+//! powers of `r`. Where the scalar path wins is a property of the core, not of the
+//! instruction set, so the crossovers come from [`table`], keyed by the CPU (vendor,
+//! family, model) with one row per core that was measured (`docs/tuning.md`,
+//! "Per-length routing"); a row applies only with the backend it was measured against,
+//! and every other CPU keeps the backends' own thresholds. The core is identified once
+//! per process; a call pays one compare.
+//!
+//! Only detected backends are routed: a backend named with `with_backend` runs every
+//! length it takes, so each backend can still be tested and timed alone.
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use super::generic::Absorb;
+use super::poly1305::{MacState, Poly1305Backend};
+use super::{Backend, portable};
+use crate::state::State;
+
+/// A backend and the message lengths below which the portable path runs instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Route {
+    backend: Backend,
+    /// Keystream calls shorter than this many bytes run on the portable path.
+    xor_portable_below: u16,
+    /// AEAD messages shorter than this many bytes are sealed and opened on the portable
+    /// path.
+    aead_portable_below: u16,
+}
+
+impl Route {
+    /// The fastest backend this CPU has, with this CPU's crossovers.
+    #[inline]
+    pub(crate) fn detect() -> Route {
+        let backend = Backend::detect();
+        let (xor, aead) = match table(Core::this()).chacha {
+            Some((measured, xor, aead)) if measured == backend => (xor, aead),
+            _ => (0, 0),
+        };
+        Route {
+            backend,
+            xor_portable_below: xor,
+            aead_portable_below: aead,
+        }
+    }
+
+    /// `backend` for every length.
+    #[inline]
+    pub(crate) fn pinned(backend: Backend) -> Route {
+        Route {
+            backend,
+            xor_portable_below: 0,
+            aead_portable_below: 0,
+        }
+    }
+
+    /// The backend that runs the lengths above the crossovers.
+    #[inline]
+    pub(crate) fn backend(self) -> Backend {
+        self.backend
+    }
+
+    /// [`Backend::xor_keystream`] on the path for `len`.
+    ///
+    /// # Safety
+    /// As for [`Backend::xor_keystream`] on `self.backend()`.
+    #[inline]
+    pub(crate) unsafe fn xor_keystream(
+        self,
+        state: &State,
+        counter: u64,
+        input: *const u8,
+        output: *mut u8,
+        len: usize,
+    ) {
+        // SAFETY: forwarded; the portable path needs no CPU feature.
+        unsafe {
+            if len < usize::from(self.xor_portable_below) {
+                portable::xor_keystream(state, counter, input, output, len)
+            } else {
+                self.backend
+                    .xor_keystream(state, counter, input, output, len)
+            }
+        }
+    }
+
+    /// [`Backend::seal`] on the path for `len`.
+    ///
+    /// # Safety
+    /// As for [`Backend::seal`] on `self.backend()`.
+    #[inline]
+    pub(crate) unsafe fn seal<A: Absorb>(
+        self,
+        state: &State,
+        input: *const u8,
+        output: *mut u8,
+        len: usize,
+        mac: &mut A,
+    ) {
+        // SAFETY: forwarded; the portable path needs no CPU feature.
+        unsafe {
+            if len < usize::from(self.aead_portable_below) {
+                portable::seal(state, input, output, len, mac)
+            } else {
+                self.backend.seal(state, input, output, len, mac)
+            }
+        }
+    }
+
+    /// [`Backend::open`] on the path for `len`.
+    ///
+    /// # Safety
+    /// As for [`Backend::open`] on `self.backend()`.
+    #[inline]
+    pub(crate) unsafe fn open<A: Absorb>(
+        self,
+        state: &State,
+        input: *const u8,
+        output: *mut u8,
+        len: usize,
+        mac: &mut A,
+    ) {
+        // SAFETY: forwarded; the portable path needs no CPU feature.
+        unsafe {
+            if len < usize::from(self.aead_portable_below) {
+                portable::open(state, input, output, len, mac)
+            } else {
+                self.backend.open(state, input, output, len, mac)
+            }
+        }
+    }
+}
+
+/// A Poly1305 backend and the run length from which it is given runs; shorter runs are
+/// the portable code's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MacRoute {
+    backend: Poly1305Backend,
+    /// Runs shorter than this many bytes skip the backend (which has a minimum of its
+    /// own, below which it also leaves runs to the portable code).
+    simd_from: u16,
+}
+
+impl MacRoute {
+    /// The fastest Poly1305 backend this CPU has, with this CPU's crossover.
+    #[inline]
+    pub(crate) fn detect() -> MacRoute {
+        let backend = Poly1305Backend::detect();
+        let row = table(Core::this());
+        let simd_from = match row.mac {
+            Some((measured, blocks)) if measured == backend => 16 * blocks,
+            _ => 0,
+        };
+        MacRoute { backend, simd_from }
+    }
+
+    /// `backend` for every run it takes.
+    #[inline]
+    pub(crate) fn pinned(backend: Poly1305Backend) -> MacRoute {
+        MacRoute {
+            backend,
+            simd_from: 0,
+        }
+    }
+
+    /// The backend that takes the runs above the crossover.
+    #[inline]
+    pub(crate) fn backend(self) -> Poly1305Backend {
+        self.backend
+    }
+
+    /// Absorbs the full 16-byte blocks of `data` (a multiple of 16 bytes long): through
+    /// the backend from the crossover on ([`Poly1305Backend::blocks`]), else inline on
+    /// the portable code.
+    #[inline(always)]
+    pub(crate) fn blocks(self, state: &mut MacState, data: &[u8]) {
+        if data.len() >= usize::from(self.simd_from) {
+            self.backend.blocks(state, data);
+        } else {
+            state.blocks(data, 1);
+        }
+    }
+}
+
+/// One measured core's crossovers; `None` where its row keeps the backend's own.
+struct Row {
+    /// ChaCha: the backend measured, and the lengths (keystream, AEAD) in bytes below
+    /// which the portable path runs instead.
+    chacha: Option<(Backend, u16, u16)>,
+    /// Poly1305: the backend measured, and the run length in blocks from which it
+    /// takes runs.
+    mac: Option<(Poly1305Backend, u16)>,
+}
+
+/// The crossovers of each measured core. Zen 4: one block of keystream, and the empty
+/// AEAD message (its key block alone), run faster on the portable path than on the
+/// AVX-512 row form; the AVX2 Poly1305 path (which the IFMA backend gives runs of 20 to
+/// 31 blocks) loses to the portable code there, so IFMA takes runs from its own 32
+/// blocks on and shorter ones stay portable. Zen 5: one block of keystream is faster on
+/// the portable path (issue 19's figures; its AEAD and Poly1305 crossovers are not
+/// measured yet).
+fn table(core: Core) -> Row {
+    match core {
+        Core::Zen4 => Row {
+            chacha: Some((Backend::Avx512, 65, 1)),
+            mac: Some((Poly1305Backend::Avx512Ifma, 32)),
+        },
+        Core::Zen5 => Row {
+            chacha: Some((Backend::Avx512, 65, 0)),
+            mac: None,
+        },
+        Core::Other => Row {
+            chacha: None,
+            mac: None,
+        },
+    }
+}
+
+/// [`Core::this`]'s answer plus one; 0 until first asked.
+static CORE: AtomicU8 = AtomicU8::new(0);
+
+/// The cores with a row in [`table`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Core {
+    /// Anything without a row, including every non-x86 CPU.
+    Other,
+    /// AMD family 19h, models 10h–1Fh, 60h–7Fh, A0h–AFh.
+    Zen4,
+    /// AMD family 1Ah.
+    Zen5,
+}
+
+impl Core {
+    /// The running CPU's core, identified once per process (`cpuid` can trap to a
+    /// hypervisor, so it is not asked per cipher).
+    #[inline]
+    fn this() -> Core {
+        const CORES: [Core; 3] = [Core::Other, Core::Zen4, Core::Zen5];
+        match CORE.load(Ordering::Relaxed) {
+            0 => {
+                let core = Core::identify();
+                CORE.store(core as u8 + 1, Ordering::Relaxed);
+                core
+            }
+            n => CORES[usize::from(n - 1) % CORES.len()],
+        }
+    }
+
+    /// The core from `cpuid` (which every x86-64 CPU has; not in an SGX enclave).
+    #[cfg(all(target_arch = "x86_64", not(target_env = "sgx")))]
+    #[cold]
+    fn identify() -> Core {
+        use core::arch::x86_64::__cpuid;
+        #[allow(unused_unsafe)]
+        // SAFETY: `cpuid` exists on every x86-64 CPU and only reads identification
+        // registers; leaves 0 and 1 always exist. (`__cpuid` is a safe function in
+        // newer Rust; the block is for older compilers.)
+        let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
+        // "AuthenticAMD" in ebx, edx, ecx.
+        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+        Core::from_signature(amd, signature)
+    }
+
+    /// Off x86-64 no core has a row yet.
+    #[cfg(not(all(target_arch = "x86_64", not(target_env = "sgx"))))]
+    #[cold]
+    fn identify() -> Core {
+        Core::Other
+    }
+
+    /// The core of an x86 CPU from its vendor and `cpuid` leaf 1 `eax` (family and
+    /// model with their extended fields), so tests can name CPUs they do not run on.
+    #[cfg_attr(not(any(test, target_arch = "x86_64")), allow(dead_code))]
+    fn from_signature(amd: bool, eax: u32) -> Core {
+        let base_family = (eax >> 8) & 0xf;
+        let (family, model) = if base_family == 0xf {
+            (
+                base_family + ((eax >> 20) & 0xff),
+                ((eax >> 4) & 0xf) | (((eax >> 16) & 0xf) << 4),
+            )
+        } else {
+            (base_family, (eax >> 4) & 0xf)
+        };
+        match (amd, family, model) {
+            (true, 0x19, 0x10..=0x1f | 0x60..=0x7f | 0xa0..=0xaf) => Core::Zen4,
+            (true, 0x1a, _) => Core::Zen5,
+            _ => Core::Other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `cpuid` leaf 1 `eax` for a family and model (stepping 0).
+    fn signature(family: u32, model: u32) -> u32 {
+        let (base, ext) = if family >= 0xf {
+            (0xf, family - 0xf)
+        } else {
+            (family, 0)
+        };
+        (ext << 20) | ((model >> 4) << 16) | (base << 8) | ((model & 0xf) << 4)
+    }
+
+    #[test]
+    fn cores_are_named_by_family_and_model() {
+        // Zen 3 (Milan 19h/01h, Vermeer 19h/21h), Zen 4 (Genoa 19h/11h, Raphael
+        // 19h/61h, Phoenix 19h/74h, Bergamo 19h/A0h), Zen 5 (Turin 1Ah/02h, Granite
+        // Ridge 1Ah/44h); an Intel CPU with a family-19h-like signature is not AMD.
+        assert_eq!(
+            Core::from_signature(true, signature(0x19, 0x01)),
+            Core::Other
+        );
+        assert_eq!(
+            Core::from_signature(true, signature(0x19, 0x21)),
+            Core::Other
+        );
+        for model in [0x11, 0x61, 0x74, 0xa0] {
+            assert_eq!(
+                Core::from_signature(true, signature(0x19, model)),
+                Core::Zen4
+            );
+        }
+        for model in [0x02, 0x44] {
+            assert_eq!(
+                Core::from_signature(true, signature(0x1a, model)),
+                Core::Zen5
+            );
+        }
+        assert_eq!(
+            Core::from_signature(false, signature(0x19, 0x11)),
+            Core::Other
+        );
+        assert_eq!(Core::from_signature(false, signature(6, 0x8f)), Core::Other);
+    }
+
+    #[test]
+    fn pinned_routes_run_their_backend_on_every_length() {
+        for backend in Backend::available() {
+            let route = Route::pinned(backend);
+            assert_eq!(
+                (route.xor_portable_below, route.aead_portable_below),
+                (0, 0)
+            );
+        }
+        for backend in Poly1305Backend::available() {
+            assert_eq!(MacRoute::pinned(backend).simd_from, 0);
+        }
+    }
+
+    #[test]
+    fn detected_routes_follow_this_cpus_row() {
+        let route = Route::detect();
+        assert_eq!(route.backend(), Backend::detect());
+        let row = table(Core::this());
+        match row.chacha {
+            Some((measured, xor, aead)) if measured == route.backend() => {
+                assert_eq!(
+                    (route.xor_portable_below, route.aead_portable_below),
+                    (xor, aead)
+                )
+            }
+            _ => assert_eq!(
+                (route.xor_portable_below, route.aead_portable_below),
+                (0, 0)
+            ),
+        }
+        let mac = MacRoute::detect();
+        assert_eq!(mac.backend(), Poly1305Backend::detect());
+        match row.mac {
+            Some((measured, blocks)) if measured == mac.backend() => {
+                assert_eq!(mac.simd_from, 16 * blocks)
+            }
+            _ => assert_eq!(mac.simd_from, 0),
+        }
+    }
+
+    /// Keystream and AEAD through `routed` equal the same through `pinned`, for every
+    /// length up to 400 bytes (on both sides of the crossovers).
+    fn same_output(routed: Route, mac: MacRoute, pinned: Route) {
+        use crate::poly1305::AeadMac;
+        use crate::variant::Ietf;
+        use crate::variant::sealed::Sealed;
+        let state = <Ietf<20> as Sealed>::state(&[0x42; 32], &[7; 12]);
+        let message: [u8; 400] = core::array::from_fn(|i| (i * 31 + 5) as u8);
+        for len in 0..=400 {
+            let (mut a, mut b) = (message, message);
+            // SAFETY: in place over `len <= 400` bytes of our own buffers; both
+            // backends passed `is_available`.
+            unsafe {
+                routed.xor_keystream(&state, 3, a.as_ptr(), a.as_mut_ptr(), len);
+                pinned.xor_keystream(&state, 3, b.as_ptr(), b.as_mut_ptr(), len);
+            }
+            assert_eq!(a[..len], b[..len], "keystream, {len} bytes");
+            let (mut a, mut b) = (message, message);
+            let (mut mac_a, mut mac_b) = (
+                AeadMac::new(b"aad", mac),
+                AeadMac::new(b"aad", MacRoute::pinned(Poly1305Backend::Portable)),
+            );
+            // SAFETY: as above; a message of at most 400 bytes is within the counter.
+            unsafe {
+                routed.seal(&state, a.as_ptr(), a.as_mut_ptr(), len, &mut mac_a);
+                pinned.seal(&state, b.as_ptr(), b.as_mut_ptr(), len, &mut mac_b);
+            }
+            assert_eq!(a[..len], b[..len], "sealed, {len} bytes");
+            assert_eq!(
+                mac_a.finish(&a[..len]),
+                mac_b.finish(&b[..len]),
+                "tag, {len} bytes"
+            );
+        }
+    }
+
+    #[test]
+    fn routed_lengths_give_the_bytes_of_the_backend() {
+        for backend in Backend::available() {
+            let routed = Route {
+                backend,
+                xor_portable_below: 193,
+                aead_portable_below: 129,
+            };
+            for mac_backend in Poly1305Backend::available() {
+                let mac = MacRoute {
+                    backend: mac_backend,
+                    simd_from: 16 * 25,
+                };
+                same_output(routed, mac, Route::pinned(backend));
+                same_output(Route::detect(), MacRoute::detect(), Route::pinned(backend));
+            }
+        }
+    }
+}
