@@ -1,10 +1,13 @@
-//! The ChaCha family of stream ciphers, fast on the lengths real traffic brings.
+//! The ChaCha family of stream ciphers, Poly1305 and the ChaCha20-Poly1305 AEADs, fast
+//! on the lengths real traffic brings.
 //!
 //! Every backend takes a message of any length in one multi-block pass: full batches
 //! of the widest vector the CPU has (16 blocks with AVX-512, 8 with AVX2, 4 with
-//! SSE2), then the remainder as one narrower batch, and the last partial vector with
-//! a masked or overlapping store — never a loop of single blocks or a copy through a
-//! stack buffer. A 1420-byte packet costs about what its bytes cost.
+//! SSE2 or NEON), then the remainder as one narrower batch, and the last partial
+//! vector with a masked or overlapping store — never a loop of single blocks or a copy
+//! through a stack buffer.
+//!
+//! # Stream ciphers
 //!
 //! ```
 //! use ragged_chacha::ChaCha20;
@@ -24,6 +27,50 @@
 //! before anything is written. The backend is picked once per process
 //! ([`Backend::detect`]); without the `std` feature only the instruction sets enabled
 //! at compile time are used.
+//!
+//! # AEADs
+//!
+//! [`ChaCha20Poly1305`] (RFC 8439, 12-byte nonce) and [`XChaCha20Poly1305`] (24-byte
+//! nonce, draft-irtf-cfrg-xchacha-03), in place with a detached tag:
+//!
+//! ```
+//! use ragged_chacha::{ChaCha20Poly1305, Error};
+//!
+//! let aead = ChaCha20Poly1305::new(&[0x42; 32]);
+//! let nonce = [0x24; 12]; // never use a nonce twice with one key
+//! let mut packet = *b"a WireGuard-sized payload";
+//! let tag = aead.encrypt_in_place_detached(&nonce, b"header", &mut packet)?;
+//! assert_ne!(&packet, b"a WireGuard-sized payload");
+//!
+//! aead.decrypt_in_place_detached(&nonce, b"header", &mut packet, &tag)?;
+//! assert_eq!(&packet, b"a WireGuard-sized payload");
+//!
+//! // A wrong tag (or AAD, nonce, ciphertext) is refused, and the buffer is zeroed.
+//! let mut forged = packet;
+//! let bad = [0u8; 16];
+//! assert_eq!(
+//!     aead.decrypt_in_place_detached(&nonce, b"header", &mut forged, &bad),
+//!     Err(Error::AuthenticationFailed)
+//! );
+//! assert_eq!(forged, [0u8; 25]);
+//! # Ok::<(), Error>(())
+//! ```
+//!
+//! # Features
+//!
+//! - `std` (default): run-time CPU detection; implies `alloc`.
+//! - `alloc`: the `Vec`-returning `encrypt` / `decrypt`.
+//! - `rustcrypto-traits`: the `cipher` 0.5 and `aead` 0.6 traits, so code generic over
+//!   RustCrypto's traits takes these types.
+//!
+//! # Security
+//!
+//! Not audited. Tags are compared in constant time, and the kernels are checked for
+//! secret-dependent branches and memory addresses under Valgrind (the project's
+//! `scripts/ct-check`, on every backend Valgrind can run: not the AVX-512 ones). Keys and keystream are wiped on
+//! drop; copies the compiler leaves in registers or its own spill slots are not.
+//! Never encrypt two messages under one key and nonce: with a 12-byte nonce use a
+//! counter, with random nonces use the 24-byte XChaCha forms.
 #![no_std]
 // Every panic a caller can cause is documented, and every refusal explained: the
 // panicking forms have `try_` twins whose errors the caller can handle instead.

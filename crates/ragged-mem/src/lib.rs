@@ -27,7 +27,16 @@
 //! ragged_mem::copy_within(&mut frame, 14..114, 0);
 //! ragged_mem::fill(&mut frame[100..], 0);
 //! assert_eq!(frame[..100], [7u8; 100]);
+//!
+//! // Unequal lengths: `copy` panics, `try_copy` returns an error and writes nothing.
+//! assert!(ragged_mem::try_copy(&mut frame[..10], &packet[..11]).is_err());
 //! ```
+//!
+//! # Features
+//!
+//! - `c-symbols`: export `memcpy`, `memmove` and `memset` as unmangled `extern "C"`
+//!   symbols, for no-std binaries that link no C library. Never enable it in a program
+//!   that links one.
 
 #![no_std]
 // Every panic a caller can cause is documented, and every refusal explained: the
