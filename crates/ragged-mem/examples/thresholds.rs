@@ -8,6 +8,7 @@
 //! cargo run --release -p ragged-mem --example thresholds -- tiers 65536,1048576
 //! cargo run --release -p ragged-mem --example thresholds -- word    # word strategy
 //! cargo run --release -p ragged-mem --example thresholds -- small   # ≤ 4 KiB tiers
+//! cargo run --release -p ragged-mem --example thresholds -- avx512  # AVX-512 shapes
 //! ```
 //!
 //! Implementations are run interleaved (A B C A B C …) on the same warm buffers; each
@@ -274,6 +275,33 @@ fn main() {
                 }
                 println!("gap {gap:>8}: {}", cells.join("  "));
             }
+        }
+        "avx512" => {
+            // The AVX-512 shapes (masked or overlapping ends) against the AVX2
+            // dispatch, the dispatcher and the library.
+            let imps: Vec<Imp> = [ragged()]
+                .into_iter()
+                .chain(
+                    [
+                        Kernel::Avx512,
+                        Kernel::Avx512Zmm,
+                        Kernel::AutoWithoutAvx512,
+                        Kernel::RepMovsb,
+                    ]
+                    .into_iter()
+                    .filter_map(kernel),
+                )
+                .chain([glibc()])
+                .collect();
+            table(
+                &imps,
+                &[
+                    65, 100, 128, 129, 200, 256, 300, 512, 513, 700, 1420, 4096, 16384, 65536,
+                    262144,
+                ],
+                &[(0, 0), (1, 0), (0, 1), (2048, 0), (2049, 0)],
+                7,
+            );
         }
         "small" => {
             let imps: Vec<Imp> = [ragged()]

@@ -7,8 +7,9 @@
 //!
 //! - where unaligned access is cheap (x86-64, aarch64) it uses wide unaligned vector
 //!   loads, aligned stores, and overlapping first/last accesses instead of byte tails;
-//!   on x86-64 also non-temporal stores for copies far larger than the cache, and
-//!   `rep movsb` on CPUs without AVX2, chosen by one cached CPU check;
+//!   on x86-64 also AVX-512 masked accesses for 65–128 bytes, non-temporal stores for
+//!   copies far larger than the cache, and `rep movsb` on CPUs without AVX2, chosen by
+//!   one cached CPU check;
 //! - everywhere else it aligns the destination, reads aligned source words and merges
 //!   each neighbouring pair with shifts, so a mismatched copy still moves whole words
 //!   instead of falling back to bytes — without ever reading a byte outside either

@@ -3,7 +3,7 @@
 //! - x86-64 with SSE2 (every x86-64 target but the soft-float kernel ones, such as
 //!   `x86_64-unknown-none`, where vector registers must not be touched): the `x86_64`
 //!   strategy (vectors, `rep movsb`, non-temporal stores), with one cached runtime
-//!   check for AVX2 and ERMS;
+//!   check for AVX-512, AVX2 and ERMS;
 //! - aarch64 with NEON: the `aarch64` strategy (16-byte vectors);
 //! - every other target (riscv, arm32, s390x, soft-float x86-64, …): the portable
 //!   word strategy in the target's own byte order, because there an unaligned word
@@ -73,6 +73,8 @@ pub const NONTEMPORAL_MIN: usize = crate::x86_64::NONTEMPORAL_MIN;
 pub struct X86Features {
     /// AVX2 usable (CPU support and OS-saved registers).
     pub avx2: bool,
+    /// AVX-512F and AVX-512BW (with BMI2) usable (CPU support and OS-saved registers).
+    pub avx512: bool,
     /// Enhanced `rep movsb`.
     pub erms: bool,
     /// Fast short `rep movsb`.
@@ -86,6 +88,7 @@ pub fn x86_64_features() -> X86Features {
     let f = cpu::features();
     X86Features {
         avx2: f & cpu::AVX2 != 0,
+        avx512: f & cpu::AVX512 != 0,
         erms: f & cpu::ERMS != 0,
         fsrm: f & cpu::FSRM != 0,
     }
@@ -103,6 +106,9 @@ pub enum Kernel {
     /// x86-64: the dispatcher's choice as it would be on a CPU without AVX2 (with this
     /// CPU's ERMS bit): SSE2 copies, `rep movsb`, non-temporal SSE2 stores.
     AutoWithoutAvx2,
+    /// x86-64: the dispatcher's choice as it would be on a CPU without AVX-512 (with
+    /// this CPU's other features): on an AVX2 CPU, the AVX2 copies.
+    AutoWithoutAvx512,
     /// The word strategy with little-endian words (byte-swapped on big-endian hosts).
     WordLittle,
     /// The word strategy with big-endian words (byte-swapped on little-endian hosts).
@@ -111,6 +117,13 @@ pub enum Kernel {
     Sse2,
     /// x86-64: 32-byte AVX2 vectors above 32 bytes.
     Avx2,
+    /// x86-64: the AVX-512 copy as the dispatcher uses it (AVX-512F, AVX-512BW, BMI2):
+    /// a 64-byte vector and a masked one at 65–128 bytes, AVX2 vectors above.
+    Avx512,
+    /// x86-64: 64-byte AVX-512 vectors at every size above 64 bytes: a vector and a
+    /// masked one up to 128, eight overlapping up to 512, then the loop with masked
+    /// ends (slower on Zen 4; kept to re-measure on cores with full-width AVX-512).
+    Avx512Zmm,
     /// x86-64: `rep movsb` on a 64-byte aligned destination at every size (memmove:
     /// when copying upwards is safe).
     RepMovsb,
@@ -118,22 +131,28 @@ pub enum Kernel {
     NonTemporalSse2,
     /// x86-64: non-temporal AVX2 stores (memmove: when the buffers are disjoint).
     NonTemporalAvx2,
+    /// x86-64: non-temporal AVX-512 stores (memmove: when the buffers are disjoint).
+    NonTemporalAvx512,
     /// aarch64: 16-byte NEON vectors.
     Neon,
 }
 
 impl Kernel {
     /// Every kernel, available here or not.
-    pub const ALL: [Kernel; 10] = [
+    pub const ALL: [Kernel; 14] = [
         Kernel::Auto,
         Kernel::AutoWithoutAvx2,
+        Kernel::AutoWithoutAvx512,
         Kernel::WordLittle,
         Kernel::WordBig,
         Kernel::Sse2,
         Kernel::Avx2,
+        Kernel::Avx512,
+        Kernel::Avx512Zmm,
         Kernel::RepMovsb,
         Kernel::NonTemporalSse2,
         Kernel::NonTemporalAvx2,
+        Kernel::NonTemporalAvx512,
         Kernel::Neon,
     ];
 
@@ -142,13 +161,17 @@ impl Kernel {
         match self {
             Kernel::Auto => "auto",
             Kernel::AutoWithoutAvx2 => "auto-no-avx2",
+            Kernel::AutoWithoutAvx512 => "auto-no-avx512",
             Kernel::WordLittle => "word-le",
             Kernel::WordBig => "word-be",
             Kernel::Sse2 => "sse2",
             Kernel::Avx2 => "avx2",
+            Kernel::Avx512 => "avx512",
+            Kernel::Avx512Zmm => "avx512-zmm",
             Kernel::RepMovsb => "rep-movsb",
             Kernel::NonTemporalSse2 => "nt-sse2",
             Kernel::NonTemporalAvx2 => "nt-avx2",
+            Kernel::NonTemporalAvx512 => "nt-avx512",
             Kernel::Neon => "neon",
         }
     }
@@ -158,10 +181,17 @@ impl Kernel {
         match self {
             Kernel::Auto | Kernel::WordLittle | Kernel::WordBig => true,
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            Kernel::AutoWithoutAvx2 | Kernel::Sse2 | Kernel::NonTemporalSse2 => true,
+            Kernel::AutoWithoutAvx2
+            | Kernel::AutoWithoutAvx512
+            | Kernel::Sse2
+            | Kernel::NonTemporalSse2 => true,
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Avx2 | Kernel::NonTemporalAvx2 => {
                 crate::x86_64::cpu::has(crate::x86_64::cpu::AVX2)
+            }
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Avx512 | Kernel::Avx512Zmm | Kernel::NonTemporalAvx512 => {
+                crate::x86_64::cpu::has(crate::x86_64::cpu::AVX512)
             }
             // `rep movsb` works on every x86-64 CPU; ERMS only makes it fast.
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -195,6 +225,13 @@ impl Kernel {
                 Kernel::AutoWithoutAvx2 => {
                     crate::x86_64::memcpy_without_avx2(dst, src, n, crate::x86_64::cpu::features())
                 }
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::AutoWithoutAvx512 => crate::x86_64::memcpy_without_avx512(
+                    dst,
+                    src,
+                    n,
+                    crate::x86_64::cpu::features(),
+                ),
                 Kernel::WordLittle => word::copy_forward::<Little>(dst, src, n),
                 Kernel::WordBig => word::copy_forward::<Big>(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -202,11 +239,19 @@ impl Kernel {
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx2 => crate::x86_64::copy_forward_avx2(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::Avx512 => crate::x86_64::copy_forward_avx512::<
+                    { crate::x86_64::AVX512_ZMM_ABOVE_128 },
+                >(dst, src, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::Avx512Zmm => crate::x86_64::copy_forward_avx512::<true>(dst, src, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::RepMovsb => crate::x86_64::copy_rep_movsb(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalSse2 => crate::x86_64::memcpy_nontemporal_sse2(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalAvx2 => crate::x86_64::memcpy_nontemporal_avx2(dst, src, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::NonTemporalAvx512 => crate::x86_64::memcpy_nontemporal_avx512(dst, src, n),
                 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
                 Kernel::Neon => crate::aarch64::memcpy(dst, src, n),
                 #[allow(unreachable_patterns)]
@@ -244,6 +289,13 @@ impl Kernel {
                 Kernel::AutoWithoutAvx2 => {
                     crate::x86_64::memmove_without_avx2(dst, src, n, crate::x86_64::cpu::features())
                 }
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::AutoWithoutAvx512 => crate::x86_64::memmove_without_avx512(
+                    dst,
+                    src,
+                    n,
+                    crate::x86_64::cpu::features(),
+                ),
                 Kernel::WordLittle => word::memmove::<Little>(dst, src, n),
                 Kernel::WordBig => word::memmove::<Big>(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -253,6 +305,27 @@ impl Kernel {
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalAvx2 if disjoint => {
                     crate::x86_64::memcpy_nontemporal_avx2(dst, src, n)
+                }
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::NonTemporalAvx512 if disjoint => {
+                    crate::x86_64::memcpy_nontemporal_avx512(dst, src, n)
+                }
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::Avx512 => {
+                    const ZMM: bool = crate::x86_64::AVX512_ZMM_ABOVE_128;
+                    if upward {
+                        crate::x86_64::copy_forward_avx512::<ZMM>(dst, src, n)
+                    } else {
+                        crate::x86_64::copy_backward_avx512::<ZMM>(dst, src, n)
+                    }
+                }
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::Avx512Zmm | Kernel::NonTemporalAvx512 => {
+                    if upward {
+                        crate::x86_64::copy_forward_avx512::<true>(dst, src, n)
+                    } else {
+                        crate::x86_64::copy_backward_avx512::<true>(dst, src, n)
+                    }
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::RepMovsb if upward => crate::x86_64::copy_rep_movsb(dst, src, n),
@@ -306,7 +379,15 @@ impl Kernel {
                 | Kernel::RepMovsb
                 | Kernel::NonTemporalSse2 => crate::x86_64::set_sse2(dst, byte, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::AutoWithoutAvx512 => crate::x86_64::memset(dst, byte, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx2 | Kernel::NonTemporalAvx2 => crate::x86_64::set_avx2(dst, byte, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::Avx512 => crate::x86_64::set_avx2(dst, byte, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::Avx512Zmm | Kernel::NonTemporalAvx512 => {
+                    crate::x86_64::set_avx512(dst, byte, n)
+                }
                 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
                 Kernel::Neon => crate::aarch64::memset(dst, byte, n),
                 #[allow(unreachable_patterns)]

@@ -5,6 +5,8 @@
 //!
 //! - `n <= 16`: two overlapping scalar accesses (first and last 8, 4, 2 bytes, or 1);
 //! - `n <= 32`: the first and last 16 bytes;
+//! - `n < V` (only with 64-byte vectors): the first and last 32 bytes, as 16-byte
+//!   pairs;
 //! - `n <= 2V`, `4V`, `8V` (`V` the vector width): the first and last half of the
 //!   size class, as 2, 4 or 8 unaligned vectors;
 //! - above that, a loop of four vectors per step with unaligned loads and aligned
@@ -14,6 +16,13 @@
 //! Every size class loads everything it needs before storing anything, so all of them
 //! are correct for overlapping buffers in either direction; only the loop has a
 //! direction, and the backward loop mirrors the forward one.
+//!
+//! A vector with byte-masked accesses ([`Masked`], AVX-512BW) can replace overlapping
+//! first/last accesses with masked ones: the loop's bytes below the first aligned
+//! destination address and above the last one are then one masked access each, and
+//! every other store is aligned ([`loop_forward_masked`], [`loop_backward_masked`]).
+//! Whether that is faster is a property of the core; the instruction-set module says
+//! which it uses where.
 //!
 //! All of it is `#[inline(always)]`: each instruction-set module instantiates it inside
 //! one `#[target_feature]` entry point, where the vector intrinsics inline fully.
@@ -49,6 +58,25 @@ pub(crate) trait Vector: Copy {
     /// # Safety
     /// The instruction set must be enabled in the calling function.
     unsafe fn splat(b: u8) -> Self;
+}
+
+/// A vector whose loads and stores can be limited to its first `k` bytes: the others
+/// are neither read nor written, and cannot fault.
+pub(crate) trait Masked: Vector {
+    /// Loads the first `k <= SIZE` bytes at `p`; the other bytes of the result are
+    /// zero.
+    ///
+    /// # Safety
+    /// `k <= SIZE`; `p` valid for reading `k` bytes (any `p` when `k` is 0); the
+    /// instruction set enabled in the calling function.
+    unsafe fn load_first(p: *const u8, k: usize) -> Self;
+
+    /// Stores the first `k <= SIZE` bytes of `v` to `p`.
+    ///
+    /// # Safety
+    /// `k <= SIZE`; `p` valid for writing `k` bytes (any `p` when `k` is 0); the
+    /// instruction set as for `load_first`.
+    unsafe fn store_first(p: *mut u8, v: Self, k: usize);
 }
 
 /// Loads a `T` from a possibly unaligned address.
@@ -125,7 +153,36 @@ pub(crate) unsafe fn copy_medium<H: Vector, V: Vector>(dst: *mut u8, src: *const
             let b = H::load(src.add(n - 16));
             H::store(dst, a);
             H::store(dst.add(n - 16), b);
-        } else if n <= 2 * w {
+        } else if n < w {
+            // Only with 64-byte vectors: the first and last 32 bytes.
+            let a = H::load(src);
+            let b = H::load(src.add(16));
+            let c = H::load(src.add(n - 32));
+            let e = H::load(src.add(n - 16));
+            H::store(dst, a);
+            H::store(dst.add(16), b);
+            H::store(dst.add(n - 32), c);
+            H::store(dst.add(n - 16), e);
+        } else {
+            copy_upto8v_from1v::<V>(dst, src, n);
+        }
+    }
+}
+
+/// Copies `V::SIZE <= n <= 8 * V::SIZE` bytes as the first and last 1, 2 or 4
+/// vectors (the size classes `2V`, `4V`, `8V`), all loaded before any is stored;
+/// overlap-safe.
+///
+/// # Safety
+/// `V::SIZE <= n <= 8 * V::SIZE`; `n` bytes valid at each pointer; `V` enabled.
+#[inline(always)]
+pub(crate) unsafe fn copy_upto8v_from1v<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+    let w = V::SIZE;
+    debug_assert!(n >= w && n <= 8 * w);
+    // SAFETY: in each branch the accesses are the first and last `k` bytes with
+    // `k <= n`, and all loads come before all stores.
+    unsafe {
+        if n <= 2 * w {
             let a = V::load(src);
             let b = V::load(src.add(n - w));
             V::store(dst, a);
@@ -299,6 +356,127 @@ pub(crate) unsafe fn loop_backward<V: Vector>(dst: *mut u8, src: *const u8, n: u
     }
 }
 
+/// The forward loop with masked ends, for any `n`: the bytes below the first aligned
+/// destination address and the last `n mod V::SIZE`-or-so bytes above the last full
+/// aligned vector are one masked access each, every other store is aligned, and no
+/// byte is stored twice.
+///
+/// # Safety
+/// As for [`copy_forward`] (overlap only with `dst <= src`), with `V` masked.
+#[inline(always)]
+pub(crate) unsafe fn loop_forward_masked<V: Masked>(dst: *mut u8, src: *const u8, n: usize) {
+    let w = V::SIZE;
+    // Bytes below the first aligned destination address, capped at `n`.
+    let skip = (dst.addr().wrapping_neg() & (w - 1)).min(n);
+    // SAFETY: every access lies inside `0 .. n` of both buffers: the head covers
+    // `0 .. skip`, the loops advance `d` and `s` together while at least a step's
+    // bytes are `left`, and the last masked access covers the final `left < w` bytes.
+    // Each source byte is loaded before the store that writes its destination byte,
+    // in increasing order, so with `dst <= src` no store reaches a source byte still
+    // to be loaded. The aligned stores are at `dst + skip + k * w`, aligned by the
+    // choice of `skip` (or `skip == n` and the loops do not run).
+    unsafe {
+        // A masked access with no byte in its mask measured slow (the commit that added
+        // this loop; docs/tuning.md), so it is skipped.
+        if skip != 0 {
+            let head = V::load_first(src, skip);
+            V::store_first(dst, head, skip);
+        }
+        let mut d = dst.add(skip);
+        let mut s = src.add(skip);
+        let mut left = n - skip;
+        while left >= 4 * w {
+            let a = V::load(s);
+            let b = V::load(s.add(w));
+            let c = V::load(s.add(2 * w));
+            let e = V::load(s.add(3 * w));
+            V::store_aligned(d, a);
+            V::store_aligned(d.add(w), b);
+            V::store_aligned(d.add(2 * w), c);
+            V::store_aligned(d.add(3 * w), e);
+            d = d.add(4 * w);
+            s = s.add(4 * w);
+            left -= 4 * w;
+        }
+        while left >= w {
+            V::store_aligned(d, V::load(s));
+            d = d.add(w);
+            s = s.add(w);
+            left -= w;
+        }
+        if left != 0 {
+            let tail = V::load_first(s, left);
+            V::store_first(d, tail, left);
+        }
+    }
+}
+
+/// The backward loop with masked ends, mirroring [`loop_forward_masked`].
+///
+/// # Safety
+/// As for [`copy_backward`] (overlap only with `dst >= src`), with `V` masked.
+#[inline(always)]
+pub(crate) unsafe fn loop_backward_masked<V: Masked>(dst: *mut u8, src: *const u8, n: usize) {
+    let w = V::SIZE;
+    // Bytes above the last aligned destination address at or below the end, capped.
+    let above = (dst.addr().wrapping_add(n) & (w - 1)).min(n);
+    // SAFETY: mirror of `loop_forward_masked`: the tail covers `n - above .. n`, the
+    // loops step `k` down while a step's bytes remain below it, the head covers
+    // `0 .. k` with `k < w`. Source bytes are loaded before the stores of their
+    // destination bytes, in decreasing order, so with `dst >= src` no store reaches a
+    // source byte still to be loaded. `dst + k` is aligned after the tail (or
+    // `above == n`, `k == 0` and the loops do not run).
+    unsafe {
+        let mut k = n - above;
+        if above != 0 {
+            let tail = V::load_first(src.add(k), above);
+            V::store_first(dst.add(k), tail, above);
+        }
+        while k >= 4 * w {
+            k -= 4 * w;
+            let d = dst.add(k);
+            let s = src.add(k);
+            let a = V::load(s.add(3 * w));
+            let b = V::load(s.add(2 * w));
+            let c = V::load(s.add(w));
+            let e = V::load(s);
+            V::store_aligned(d.add(3 * w), a);
+            V::store_aligned(d.add(2 * w), b);
+            V::store_aligned(d.add(w), c);
+            V::store_aligned(d, e);
+        }
+        while k >= w {
+            k -= w;
+            V::store_aligned(dst.add(k), V::load(src.add(k)));
+        }
+        if k != 0 {
+            let head = V::load_first(src, k);
+            V::store_first(dst, head, k);
+        }
+    }
+}
+
+/// Copies `n <= 2 * V::SIZE` bytes with masked accesses: one vector and a masked one
+/// (or one masked alone), all loaded before any is stored; overlap-safe.
+///
+/// # Safety
+/// `n <= 2 * V::SIZE`; `n` bytes valid at each pointer; `V` enabled.
+#[inline(always)]
+pub(crate) unsafe fn copy_upto2v_masked<V: Masked>(dst: *mut u8, src: *const u8, n: usize) {
+    let w = V::SIZE;
+    debug_assert!(n <= 2 * w);
+    // SAFETY: the first access covers `0 .. min(n, w)`, the second `w .. n` when
+    // `n > w` (and nothing otherwise, through a pointer it does not use); both loads
+    // come before both stores.
+    unsafe {
+        let (first, rest) = (n.min(w), n.saturating_sub(w));
+        let a = V::load_first(src, first);
+        let b = V::load_first(src.wrapping_add(w), rest);
+        V::store_first(dst, a, first);
+        V::store_first(dst.wrapping_add(w), b, rest);
+    }
+}
+
 /// Sets `n` bytes to `byte`.
 ///
 /// # Safety
@@ -329,6 +507,13 @@ pub(crate) unsafe fn set<H: Vector, V: Vector>(dst: *mut u8, byte: u8, n: usize)
         } else if n <= 32 {
             let v = H::splat(byte);
             H::store(dst, v);
+            H::store(dst.add(n - 16), v);
+        } else if n < w {
+            // Only with 64-byte vectors: the first and last 32 bytes.
+            let v = H::splat(byte);
+            H::store(dst, v);
+            H::store(dst.add(16), v);
+            H::store(dst.add(n - 32), v);
             H::store(dst.add(n - 16), v);
         } else if n <= 2 * w {
             let v = V::splat(byte);

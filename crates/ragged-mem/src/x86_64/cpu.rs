@@ -1,5 +1,5 @@
-//! The one runtime check on x86-64: which of AVX2, ERMS and FSRM this CPU has, read
-//! with `cpuid` once and cached in an atomic.
+//! The one runtime check on x86-64: which of AVX2, AVX-512 (F, BW, with BMI2), ERMS
+//! and FSRM this CPU has, read with `cpuid` once and cached in an atomic.
 //!
 //! No `std` is needed (the crate is `no_std`, and under `c-symbols` it may be the
 //! `memcpy` of a binary without an operating-system runtime). Features enabled at
@@ -14,12 +14,16 @@ pub(crate) const AVX2: u8 = 1 << 0;
 pub(crate) const ERMS: u8 = 1 << 1;
 /// Fast short `rep movsb`: string moves fast from small sizes on.
 pub(crate) const FSRM: u8 = 1 << 2;
+/// 512-bit vectors with byte masks are usable: the CPU has AVX-512F, AVX-512BW and
+/// BMI2 (for `bzhi`, which makes the masks), the OS saves the opmask and all 512-bit
+/// registers, and [`AVX2`] is set too.
+pub(crate) const AVX512: u8 = 1 << 3;
 /// Set once the other bits are valid, so the cache is never zero after the first look.
 const KNOWN: u8 = 1 << 7;
 
 static FEATURES: AtomicU8 = AtomicU8::new(0);
 
-/// The feature bits of this CPU (`AVX2 | ERMS | FSRM` subset). The first call runs
+/// The feature bits of this CPU (`AVX2 | AVX512 | ERMS | FSRM` subset). The first call runs
 /// `cpuid`; later calls are one relaxed load. Two threads racing on the first call both
 /// compute the same value, so relaxed ordering is enough.
 #[inline]
@@ -56,6 +60,14 @@ fn detect() -> u8 {
     if cfg!(target_feature = "ermsb") {
         bits |= ERMS;
     }
+    if cfg!(all(
+        target_feature = "avx2",
+        target_feature = "avx512f",
+        target_feature = "avx512bw",
+        target_feature = "bmi2"
+    )) {
+        bits |= AVX512;
+    }
     // `cpuid` exists on every x86-64 CPU; `__cpuid` became a safe function in newer
     // Rust, so the `unsafe` blocks are only needed by older compilers.
     #[allow(unused_unsafe)]
@@ -84,6 +96,13 @@ fn detect() -> u8 {
         // The OS must save both the SSE (bit 1) and AVX (bit 2) register state.
         if xcr0 & 0b110 == 0b110 {
             bits |= AVX2;
+            // AVX-512F (bit 16), AVX-512BW (bit 30), BMI2 (bit 8); and the OS must
+            // also save the opmask registers (XCR0 bit 5), the upper halves of
+            // zmm0-15 (bit 6) and zmm16-31 (bit 7).
+            let want = (1 << 16) | (1 << 30) | (1 << 8);
+            if leaf7.ebx & want == want && xcr0 & 0b1110_0000 == 0b1110_0000 {
+                bits |= AVX512;
+            }
         }
     }
     bits

@@ -3,7 +3,9 @@
 //! check), overlapping AVX2 accesses up to 256 B, then an AVX2 or SSE2 vector loop
 //! above that, `rep movsb` where the CPU reports ERMS and it measured faster (only
 //! in place of the SSE2 loop), and non-temporal stores for copies far larger than
-//! the last-level cache.
+//! the last-level cache. On a CPU with AVX-512F/BW, 65–128 B are one 64-byte vector
+//! and a masked one instead of the SSE2 copy; above that it runs the AVX2 path (see
+//! [`AVX512_ZMM_ABOVE_128`] for why not 64-byte vectors there).
 //!
 //! The thresholds were measured on the development machine with
 //! `examples/thresholds.rs`; they are machine-specific, and that program is how to
@@ -16,7 +18,7 @@ pub(crate) mod vectors;
 
 use crate::vector::{self, copy_medium, copy_upto16};
 use crate::word::forward_is_safe;
-use vectors::{Avx2, Sse2};
+use vectors::{Avx2, Avx512, Sse2};
 
 /// Sizes up to this are copied by code inlined into the caller: two to four SSE2 or
 /// scalar accesses, no call and no feature check.
@@ -44,6 +46,16 @@ const REP_MOVSB_BAD_DISTANCE: usize = 64;
 /// together fill the L3, and pulled ahead of it and of `rep movsb` beyond (0917404).
 pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 
+/// Whether the dispatcher's AVX-512 path uses 64-byte vectors above two of them
+/// (`true`: eight overlapping vectors up to 512 B, then the loop with masked ends) or
+/// the AVX2 classes and loop (`false`). Up to 128 B it is one 64-byte vector and a
+/// masked one either way: that beat the SSE2 copy and two overlapping 64-byte vectors.
+/// Above, on Zen 4 (which splits 512-bit accesses in two), the 64-byte loop lost to
+/// the 32-byte one whenever the source was not co-aligned with the destination, and
+/// eight overlapping 64-byte vectors lost at 257–511 B (the commit that added it;
+/// docs/tuning.md).
+pub(crate) const AVX512_ZMM_ABOVE_128: bool = false;
+
 /// Copies `n` bytes between disjoint buffers.
 ///
 /// Above [`SSE2_MAX`] on a CPU the cache already knows has AVX2, the call goes
@@ -62,10 +74,15 @@ pub(crate) unsafe fn memcpy(dst: *mut u8, src: *const u8, n: usize) {
             copy_upto16(dst, src, n);
         } else if n <= INLINE_MAX {
             copy_medium::<Sse2, Sse2>(dst, src, n);
-        } else if n > SSE2_MAX && cpu::cached() & cpu::AVX2 != 0 {
-            memcpy_avx2(dst, src, n);
         } else {
-            memcpy_large(dst, src, n);
+            let cached = cpu::cached();
+            if cached & cpu::AVX512 != 0 {
+                memcpy_avx512::<AVX512_ZMM_ABOVE_128>(dst, src, n);
+            } else if n > SSE2_MAX && cached & cpu::AVX2 != 0 {
+                memcpy_avx2(dst, src, n);
+            } else {
+                memcpy_large(dst, src, n);
+            }
         }
     }
 }
@@ -178,10 +195,12 @@ unsafe fn memcpy_avx2(dst: *mut u8, src: *const u8, n: usize) {
 #[inline(never)]
 unsafe fn memcpy_other(dst: *mut u8, src: *const u8, n: usize) {
     let features = cpu::features();
-    // SAFETY: caller guarantee (disjoint buffers, `n > SSE2_MAX`); AVX2 only when the
-    // CPU reported it.
+    // SAFETY: caller guarantee (disjoint buffers, `n > SSE2_MAX`); AVX-512 and AVX2
+    // only when the CPU reported them.
     unsafe {
-        if features & cpu::AVX2 != 0 {
+        if features & cpu::AVX512 != 0 {
+            memcpy_avx512::<AVX512_ZMM_ABOVE_128>(dst, src, n)
+        } else if features & cpu::AVX2 != 0 {
             memcpy_avx2(dst, src, n)
         } else {
             memcpy_without_avx2(dst, src, n, features)
@@ -245,13 +264,16 @@ fn rep_distance_ok(dst: *const u8, src: *const u8) -> bool {
 /// As for [`memmove`].
 #[inline(never)]
 unsafe fn memmove_large(dst: *mut u8, src: *const u8, n: usize) {
-    // SAFETY: caller guarantee; the AVX2 entry only when the CPU reported AVX2. Before
-    // the first detection the cache reads 0 and the move takes `memmove_other`, which
-    // detects.
+    // SAFETY: caller guarantee; the AVX-512 and AVX2 entries only when the CPU
+    // reported them. Before the first detection the cache reads 0 and the move takes
+    // `memmove_other`, which detects.
     unsafe {
-        if n <= SSE2_MAX {
+        let cached = cpu::cached();
+        if cached & cpu::AVX512 != 0 {
+            memmove_avx512::<AVX512_ZMM_ABOVE_128>(dst, src, n)
+        } else if n <= SSE2_MAX {
             copy_medium::<Sse2, Sse2>(dst, src, n)
-        } else if cpu::cached() & cpu::AVX2 != 0 {
+        } else if cached & cpu::AVX2 != 0 {
             memmove_avx2(dst, src, n)
         } else {
             memmove_other(dst, src, n)
@@ -294,9 +316,207 @@ unsafe fn memmove_avx2(dst: *mut u8, src: *const u8, n: usize) {
 #[inline(never)]
 unsafe fn memmove_other(dst: *mut u8, src: *const u8, n: usize) {
     let features = cpu::features();
-    // SAFETY: caller guarantee (`n > SSE2_MAX`); AVX2 only when the CPU reported it.
+    // SAFETY: caller guarantee (`n > SSE2_MAX`); AVX-512 and AVX2 only when the CPU
+    // reported them.
     unsafe {
-        if features & cpu::AVX2 != 0 {
+        if features & cpu::AVX512 != 0 {
+            memmove_avx512::<AVX512_ZMM_ABOVE_128>(dst, src, n)
+        } else if features & cpu::AVX2 != 0 {
+            memmove_avx2(dst, src, n)
+        } else {
+            memmove_without_avx2(dst, src, n, features)
+        }
+    }
+}
+
+/// Disjoint copy of more than [`INLINE_MAX`] bytes on an AVX-512 CPU, with 64-byte
+/// vectors above 128 B if `ZMM` (see [`AVX512_ZMM_ABOVE_128`]), or with non-temporal
+/// stores when large.
+///
+/// # Safety
+/// As for [`memcpy`], with `n > INLINE_MAX`; the CPU must support AVX-512F, AVX-512BW
+/// and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,bmi2")]
+unsafe fn memcpy_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize) {
+    debug_assert!(n > INLINE_MAX);
+    // SAFETY: caller guarantee (disjoint buffers, `n > 64`); the features are enabled
+    // here (AVX-512F implies AVX2).
+    unsafe {
+        if n < NONTEMPORAL_MIN {
+            copy_above64_avx512::<ZMM, true>(dst, src, n)
+        } else if ZMM {
+            nontemporal::copy::<Sse2, Avx512>(dst, src, n)
+        } else {
+            nontemporal::copy::<Sse2, Avx2>(dst, src, n)
+        }
+    }
+}
+
+/// Move of more than [`INLINE_MAX`] bytes on an AVX-512 CPU: the classes that load
+/// everything before they store (no overlap test), then disjoint buffers as
+/// [`memcpy_avx512`], overlapping ones with the loop in the safe direction.
+///
+/// # Safety
+/// As for [`memmove`], with `n > INLINE_MAX`; the CPU must support AVX-512F,
+/// AVX-512BW and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,bmi2")]
+unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize) {
+    debug_assert!(n > INLINE_MAX);
+    // SAFETY: caller guarantee; the overlap-safe classes by their size ranges;
+    // `memcpy_avx512` only for disjoint buffers of more than `INLINE_MAX` bytes; the
+    // loops' direction matches the overlap; the features are enabled here.
+    unsafe {
+        if n <= if ZMM { 8 * 64 } else { 8 * 32 } {
+            copy_above64_avx512::<ZMM, true>(dst, src, n)
+        } else if disjoint(dst, src, n) {
+            memcpy_avx512::<ZMM>(dst, src, n)
+        } else if forward_is_safe(dst, src, n) {
+            copy_above64_avx512::<ZMM, true>(dst, src, n)
+        } else {
+            copy_above64_avx512::<ZMM, false>(dst, src, n)
+        }
+    }
+}
+
+/// The AVX-512 copy of `n > 64` bytes: one 64-byte vector and a masked one up to
+/// 128 B, then (see [`AVX512_ZMM_ABOVE_128`]) 64-byte vectors if `ZMM`, the AVX2 ones
+/// if not; in the loop lowest address first if `FORWARD`, highest first if not.
+///
+/// # Safety
+/// `n > 64`; `n` bytes valid at each pointer; overlap only with `dst <= src` if
+/// `FORWARD`, only with `dst >= src` if not; the features enabled in the caller.
+#[inline(always)]
+unsafe fn copy_above64_avx512<const ZMM: bool, const FORWARD: bool>(
+    dst: *mut u8,
+    src: *const u8,
+    n: usize,
+) {
+    debug_assert!(n > 64);
+    // SAFETY: caller guarantee; each callee's size range is checked (`n > 128 = 4 * 32`
+    // for the eight-vector AVX2 class, `n > 64` for the AVX-512 one, `n > 8 * w` for
+    // the overlapping loops); the loops' direction is the caller's; every class up to
+    // eight vectors loads everything before it stores.
+    unsafe {
+        if n <= 2 * 64 {
+            vector::copy_upto2v_masked::<Avx512>(dst, src, n)
+        } else if !ZMM {
+            if n <= 8 * 32 {
+                vector::copy_upto8v::<Avx2>(dst, src, n)
+            } else if FORWARD {
+                vector::loop_forward::<Avx2>(dst, src, n)
+            } else {
+                vector::loop_backward::<Avx2>(dst, src, n)
+            }
+        } else if n <= 8 * 64 {
+            vector::copy_upto8v_from1v::<Avx512>(dst, src, n)
+        } else if FORWARD {
+            vector::loop_forward_masked::<Avx512>(dst, src, n)
+        } else {
+            vector::loop_backward_masked::<Avx512>(dst, src, n)
+        }
+    }
+}
+
+/// The AVX-512 vector copy for any `n`, lowest address first: the dispatcher's
+/// inlined small sizes, then the AVX-512 path (64-byte vectors above 128 B if `ZMM`),
+/// without non-temporal stores.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; overlap only with `dst <= src`; the CPU must
+/// support AVX-512F, AVX-512BW and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,bmi2")]
+pub(crate) unsafe fn copy_forward_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; size ranges checked; features enabled here.
+    unsafe {
+        if n <= 16 {
+            copy_upto16(dst, src, n)
+        } else if n <= INLINE_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n)
+        } else {
+            copy_above64_avx512::<ZMM, true>(dst, src, n)
+        }
+    }
+}
+
+/// The AVX-512 vector copy for any `n`, highest address first in the loop.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; overlap only with `dst >= src`; the CPU must
+/// support AVX-512F, AVX-512BW and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,bmi2")]
+pub(crate) unsafe fn copy_backward_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; size ranges checked (the small classes are
+    // overlap-safe in either direction); features enabled here.
+    unsafe {
+        if n <= 16 {
+            copy_upto16(dst, src, n)
+        } else if n <= INLINE_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n)
+        } else {
+            copy_above64_avx512::<ZMM, false>(dst, src, n)
+        }
+    }
+}
+
+/// The AVX-512 fill (not used by the dispatcher, whose fill stays AVX2: unmeasured).
+///
+/// # Safety
+/// `n` bytes valid at `dst`; the CPU must support AVX-512F (and BW, BMI2, as checked
+/// together).
+#[target_feature(enable = "avx512f,avx512bw,bmi2")]
+pub(crate) unsafe fn set_avx512(dst: *mut u8, byte: u8, n: usize) {
+    // SAFETY: caller guarantee; the features are enabled in this function.
+    unsafe { vector::set::<Sse2, Avx512>(dst, byte, n) }
+}
+
+/// Non-temporal copy with AVX-512 stores.
+///
+/// # Safety
+/// `n` bytes valid at each pointer; no overlap; the CPU must support AVX-512F (and
+/// BW, BMI2).
+#[target_feature(enable = "avx512f,avx512bw,bmi2")]
+pub(crate) unsafe fn memcpy_nontemporal_avx512(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; the features are enabled in this function.
+    unsafe { nontemporal::copy::<Sse2, Avx512>(dst, src, n) }
+}
+
+/// Disjoint copy of any size as the dispatcher makes it on a CPU without AVX-512
+/// (with this CPU's other features): the AVX2 entry above [`SSE2_MAX`] if the CPU has
+/// AVX2. Reachable on an AVX-512 host as
+/// [`Kernel::AutoWithoutAvx512`](crate::strategy::Kernel::AutoWithoutAvx512).
+///
+/// # Safety
+/// As for [`memcpy`].
+pub(crate) unsafe fn memcpy_without_avx512(dst: *mut u8, src: *const u8, n: usize, features: u8) {
+    // SAFETY: caller guarantee; each entry's size range checked; AVX2 only when the
+    // CPU reported it.
+    unsafe {
+        if n <= 16 {
+            copy_upto16(dst, src, n)
+        } else if n <= SSE2_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n)
+        } else if features & cpu::AVX2 != 0 {
+            memcpy_avx2(dst, src, n)
+        } else {
+            memcpy_without_avx2(dst, src, n, features)
+        }
+    }
+}
+
+/// Move of any size as the dispatcher makes it on a CPU without AVX-512, like
+/// [`memcpy_without_avx512`].
+///
+/// # Safety
+/// As for [`memmove`].
+pub(crate) unsafe fn memmove_without_avx512(dst: *mut u8, src: *const u8, n: usize, features: u8) {
+    // SAFETY: caller guarantee; each entry's size range checked (the classes are
+    // overlap-safe); AVX2 only when the CPU reported it.
+    unsafe {
+        if n <= 16 {
+            copy_upto16(dst, src, n)
+        } else if n <= SSE2_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n)
+        } else if features & cpu::AVX2 != 0 {
             memmove_avx2(dst, src, n)
         } else {
             memmove_without_avx2(dst, src, n, features)

@@ -1,16 +1,20 @@
-//! SSE2 (16-byte) and AVX2 (32-byte) registers as [`Vector`]s, plus their
-//! non-temporal stores.
+//! SSE2 (16-byte), AVX2 (32-byte) and AVX-512 (64-byte) registers as [`Vector`]s,
+//! plus their non-temporal stores, and the AVX-512 masked accesses ([`Masked`]).
 //!
 //! SSE2 is part of the x86-64 baseline. The AVX2 methods may only run inside a function
-//! compiled with `#[target_feature(enable = "avx2")]`, after the runtime check.
+//! compiled with `#[target_feature(enable = "avx2")]`, the AVX-512 ones inside one
+//! compiled with `#[target_feature(enable = "avx512f,avx512bw,bmi2")]`, each after the
+//! runtime check.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm_set1_epi8, _mm_store_si128, _mm_storeu_si128,
-    _mm_stream_si128, _mm256_loadu_si256, _mm256_set1_epi8, _mm256_store_si256,
-    _mm256_storeu_si256, _mm256_stream_si256,
+    __m128i, __m256i, __m512i, _bzhi_u64, _mm_loadu_si128, _mm_set1_epi8, _mm_store_si128,
+    _mm_storeu_si128, _mm_stream_si128, _mm256_loadu_si256, _mm256_set1_epi8, _mm256_store_si256,
+    _mm256_storeu_si256, _mm256_stream_si256, _mm512_loadu_si512, _mm512_mask_storeu_epi8,
+    _mm512_maskz_loadu_epi8, _mm512_set1_epi8, _mm512_store_si512, _mm512_storeu_si512,
+    _mm512_stream_si512,
 };
 
-use crate::vector::Vector;
+use crate::vector::{Masked, Vector};
 
 /// One SSE2 register.
 #[derive(Clone, Copy)]
@@ -19,6 +23,11 @@ pub(crate) struct Sse2(__m128i);
 /// One AVX2 register.
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2(__m256i);
+
+/// One AVX-512 register (the byte-masked accesses need AVX-512BW, the mask from the
+/// length BMI2's `bzhi`).
+#[derive(Clone, Copy)]
+pub(crate) struct Avx512(__m512i);
 
 /// A [`Vector`] that also has a non-temporal (cache-bypassing) store.
 pub(crate) trait Stream: Vector {
@@ -99,5 +108,69 @@ impl Stream for Avx2 {
         debug_assert!(p.addr().is_multiple_of(32));
         // SAFETY: caller guarantee (32 writable bytes, 32-aligned, AVX2 enabled).
         unsafe { _mm256_stream_si256(p.cast(), v.0) }
+    }
+}
+
+impl Vector for Avx512 {
+    const SIZE: usize = 64;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: caller guarantee (64 readable bytes, AVX-512F enabled).
+        Avx512(unsafe { _mm512_loadu_si512(p.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        // SAFETY: caller guarantee (64 writable bytes, AVX-512F enabled).
+        unsafe { _mm512_storeu_si512(p.cast(), v.0) }
+    }
+    #[inline(always)]
+    unsafe fn store_aligned(p: *mut u8, v: Self) {
+        debug_assert!(p.addr().is_multiple_of(64));
+        // SAFETY: caller guarantee (64 writable bytes, 64-aligned, AVX-512F enabled).
+        unsafe { _mm512_store_si512(p.cast(), v.0) }
+    }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: caller guarantee (AVX-512F enabled).
+        Avx512(unsafe { _mm512_set1_epi8(b as i8) })
+    }
+}
+
+/// The mask of the first `k <= 64` bytes of a 64-byte vector: `bzhi` clears the bits
+/// from index `k` up, and leaves its source whole for `k == 64`.
+///
+/// # Safety
+/// BMI2 enabled in the caller.
+#[inline(always)]
+unsafe fn first(k: usize) -> u64 {
+    debug_assert!(k <= 64);
+    // SAFETY: caller guarantee (BMI2 enabled); `bzhi` has no other precondition.
+    unsafe { _bzhi_u64(u64::MAX, k as u32) }
+}
+
+impl Masked for Avx512 {
+    #[inline(always)]
+    unsafe fn load_first(p: *const u8, k: usize) -> Self {
+        debug_assert!(k <= 64);
+        // SAFETY: caller guarantee (`k` readable bytes at `p`; AVX-512BW and BMI2
+        // enabled). A masked-off byte is neither read nor able to fault.
+        Avx512(unsafe { _mm512_maskz_loadu_epi8(first(k), p.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store_first(p: *mut u8, v: Self, k: usize) {
+        debug_assert!(k <= 64);
+        // SAFETY: caller guarantee (`k` writable bytes at `p`; AVX-512BW and BMI2
+        // enabled). A masked-off byte is neither written nor able to fault.
+        unsafe { _mm512_mask_storeu_epi8(p.cast(), first(k), v.0) }
+    }
+}
+
+impl Stream for Avx512 {
+    #[inline(always)]
+    unsafe fn stream(p: *mut u8, v: Self) {
+        debug_assert!(p.addr().is_multiple_of(64));
+        // SAFETY: caller guarantee (64 writable bytes, 64-aligned, AVX-512F enabled).
+        unsafe { _mm512_stream_si512(p.cast(), v.0) }
     }
 }

@@ -79,6 +79,10 @@ impl Aligned {
 /// A copy under test: `(dst, src, n)` with the contract of `memcpy`.
 pub type CopyFn<'a> = &'a dyn Fn(*mut u8, *const u8, usize);
 
+/// Offsets from a 64-aligned start are below this: every alignment a 64-byte vector
+/// can see.
+pub const MAX_OFFSET: usize = 64;
+
 /// Reusable buffers for [`check_copy`], sized for copies up to `max_len`.
 pub struct CopyBench {
     src: Aligned,
@@ -88,12 +92,17 @@ pub struct CopyBench {
 
 impl CopyBench {
     pub fn new(max_len: usize) -> Self {
-        let total = GUARD + 16 + max_len + 16 + GUARD;
+        let total = GUARD + MAX_OFFSET + max_len + MAX_OFFSET + GUARD;
         CopyBench {
             src: Aligned::new(total),
             dst: Aligned::new(total),
             total,
         }
+    }
+
+    /// The whole destination buffer (guards included) as the last check left it.
+    pub fn dst_bytes(&self) -> &[u8] {
+        self.dst.bytes()
     }
 
     /// Copies `len` bytes from offset `src_off` of a 64-aligned source to offset
@@ -108,9 +117,13 @@ impl CopyBench {
         dst_off: usize,
         seed: usize,
     ) -> Result<(), String> {
-        assert!(src_off < 16 && dst_off < 16 && GUARD + 16 + len + 16 + GUARD <= self.total);
+        assert!(
+            src_off < MAX_OFFSET
+                && dst_off < MAX_OFFSET
+                && GUARD + MAX_OFFSET + len + MAX_OFFSET + GUARD <= self.total
+        );
         let p = pool();
-        let k = 16 + seed % (POOL_LEN - self.total - 64);
+        let k = MAX_OFFSET + seed % (POOL_LEN - self.total - 2 * MAX_OFFSET);
         let total = self.total;
         self.src.bytes_mut().copy_from_slice(&p.bytes[k..k + total]);
         let shift = k + src_off - dst_off;
@@ -217,6 +230,19 @@ pub fn check_set(
         return Err(format!("len {len} off {off}: byte {i} not set"));
     }
     Ok(())
+}
+
+/// `true` if the host can run `kernel`; if not, says so on stderr (shown with
+/// `--nocapture`) so a skipped kernel is visible rather than silently passing.
+pub fn runs_here(kernel: Kernel, test: &str) -> bool {
+    let available = kernel.is_available();
+    if !available {
+        eprintln!(
+            "note: {test}: kernel {} skipped, not available on this CPU",
+            kernel.name()
+        );
+    }
+    available
 }
 
 /// The kernels this host can run.
