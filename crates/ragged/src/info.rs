@@ -52,7 +52,13 @@ fn copy_strategy() -> String {
     {
         use ragged_mem::strategy::{NONTEMPORAL_MIN, REP_MOVSB_MIN, x86_64_features};
         let f = x86_64_features();
-        let vectors = if f.avx2 { "avx2" } else { "sse2" };
+        let vectors = if f.avx512 {
+            "avx512 (65-128 B, masked) + avx2"
+        } else if f.avx2 {
+            "avx2"
+        } else {
+            "sse2"
+        };
         let rep = if f.avx2 || !f.erms {
             "never".to_string()
         } else {

@@ -1,11 +1,13 @@
 //! `ragged selftest`: the known-answer vectors, and a cross-check against the portable
-//! backend, on every backend this CPU has.
+//! backend, on every backend this CPU has; and ragged-mem's copies, moves and fills on
+//! every copy kernel this CPU has, against std's copies.
 
 use ragged_chacha::kat::aead::{
     self as aead_kat, AEAD_VECTORS, ONE_TIME_KEY_VECTORS, POLY1305_VECTORS,
 };
 use ragged_chacha::kat::{self, HCHACHA_VECTORS, STREAM_VECTORS};
 use ragged_chacha::{AeadKind, AnyAead, AnyCipher, Backend, CipherKind, Poly1305Backend};
+use ragged_mem::strategy::Kernel;
 
 use crate::out;
 
@@ -116,6 +118,23 @@ pub fn run() -> Result<(), String> {
         )?;
     }
 
+    for kernel in Kernel::ALL.into_iter().filter(|k| k.is_available()) {
+        let (cases, ok) = match mem_matches_bytes(kernel) {
+            Ok(cases) => (cases, true),
+            Err(failure) => {
+                failures.push(format!("copy kernel {}: {failure}", kernel.name()));
+                (0, false)
+            }
+        };
+        writeln!(
+            out,
+            "{:<24}{:>10} on the {} copy kernel",
+            format!("copies ({cases})"),
+            if ok { "ok" } else { "FAIL" },
+            kernel.name()
+        )?;
+    }
+
     if failures.is_empty() {
         writeln!(out, "all known answers and cross-checks passed")?;
         return out.flush();
@@ -193,4 +212,84 @@ fn aead_matches_portable(
         }
     }
     Ok(())
+}
+
+/// Bytes of pattern kept on each side of a copy's destination, checked untouched.
+const GUARD: usize = 64;
+
+/// Lengths across every size class of the copy kernels (up to eight 64-byte vectors,
+/// the loops, their steps); short enough for the emulated CPU.
+fn mem_lengths() -> impl Iterator<Item = usize> {
+    (0..=300).chain([383, 384, 385, 511, 512, 513, 767, 1420, 4097])
+}
+
+/// `len + 64` pattern bytes, and the index of the first 64-byte aligned one.
+fn aligned_pattern(len: usize, seed: usize) -> (Vec<u8>, usize) {
+    let bytes: Vec<u8> = (0..len + 64)
+        .map(|i| (i * 167 + seed * 31 + 7) as u8)
+        .collect();
+    let start = bytes.as_ptr().align_offset(64);
+    (bytes, start)
+}
+
+/// `kernel`'s memcpy, memmove (both directions, overlapping and not) and memset at
+/// [`mem_lengths`] and a spread of alignments, each against std's `copy_from_slice`,
+/// `copy_within` and `fill`, with every byte around the destination checked
+/// untouched. The number of cases, or the first failure.
+fn mem_matches_bytes(kernel: Kernel) -> Result<usize, String> {
+    let mut cases = 0;
+    for len in mem_lengths() {
+        // Copies: the source `so` and the destination `dof` bytes past a 64-byte
+        // boundary, the destination between two guards.
+        for (so, dof) in [(0, 0), (1, 0), (0, 1), (63, 5), (5, 63)] {
+            let (src, s0) = aligned_pattern(so + len, len);
+            let (mut dst, d0) = aligned_pattern(GUARD + dof + len + GUARD, len + 1);
+            let (s_at, d_at) = (s0 + so, d0 + GUARD + dof);
+            let mut want = dst.clone();
+            want[d_at..d_at + len].copy_from_slice(&src[s_at..s_at + len]);
+            // SAFETY: `src[s_at ..]` and `dst[d_at ..]` hold at least `len` bytes each;
+            // two separate allocations.
+            unsafe { kernel.memcpy(dst.as_mut_ptr().add(d_at), src.as_ptr().add(s_at), len) };
+            if dst != want {
+                return Err(format!(
+                    "memcpy of {len} bytes (offsets {so}/{dof}) differs"
+                ));
+            }
+            cases += 1;
+        }
+        // Moves inside one buffer: down and up by 1, 63, 64, 65 and half the length.
+        for dist in [1, 63, 64, 65, len / 2] {
+            for up in [false, true] {
+                let (from, to) = if up { (0, dist) } else { (dist, 0) };
+                let (mut buf, b0) = aligned_pattern(GUARD + 7 + len + dist + GUARD, len + dist);
+                let at = b0 + GUARD + (len + dist) % 7;
+                let mut want = buf.clone();
+                want.copy_within(at + from..at + from + len, at + to);
+                let base = buf.as_mut_ptr();
+                // SAFETY: both ranges lie inside `buf` (`at + dist + len` plus a
+                // guard); `memmove` allows the overlap.
+                unsafe { kernel.memmove(base.add(at + to), base.add(at + from), len) };
+                if buf != want {
+                    let way = if up { "up" } else { "down" };
+                    return Err(format!("memmove of {len} bytes {dist} {way} differs"));
+                }
+                cases += 1;
+            }
+        }
+        // Fills at a few offsets.
+        for off in [0, 1, 63] {
+            let byte = (len + off) as u8 ^ 0xa5;
+            let (mut buf, b0) = aligned_pattern(GUARD + off + len + GUARD, len + 2);
+            let at = b0 + GUARD + off;
+            let mut want = buf.clone();
+            want[at..at + len].fill(byte);
+            // SAFETY: `buf[at ..]` holds at least `len` bytes.
+            unsafe { kernel.memset(buf.as_mut_ptr().add(at), byte, len) };
+            if buf != want {
+                return Err(format!("memset of {len} bytes (offset {off}) differs"));
+            }
+            cases += 1;
+        }
+    }
+    Ok(cases)
 }
