@@ -1,6 +1,7 @@
-//! The `memcpy` implementations: ragged (dispatched and with the word strategy forced),
-//! the platform `memcpy` (through `copy_from_slice`), a copy that uses words only when
-//! source and destination are co-aligned, and a byte loop.
+//! The `memcpy` implementations: ragged (dispatched and with the word strategy forced;
+//! with `--backends` also its x86-64 AVX2 and AVX-512 paths forced, where the CPU has
+//! them), the platform `memcpy` (through `copy_from_slice`), a copy that uses words
+//! only when source and destination are co-aligned, and a byte loop.
 //!
 //! Each call copies a separate source buffer into a destination that starts on a
 //! page boundary; the case's offset (0, 1, 3, 5) is how far the source starts past
@@ -32,23 +33,43 @@ pub const OFFSETS: &[isize] = &[0, 1, 3, 5];
 pub const LARGE: usize = 4 << 20;
 
 /// The `memcpy` implementations for the cases of one part of the primitive: every one
-/// for sizes up to [`LARGE`], the fast ones on shared buffers above it.
-pub fn memcpy(large: bool) -> Vec<Box<dyn Implementation>> {
+/// for sizes up to [`LARGE`], the fast ones on shared buffers above it; with
+/// `backends`, also the pinned ragged paths this CPU has ([`RaggedAvx2`],
+/// [`RaggedAvx512`]).
+pub fn memcpy(large: bool, backends: bool) -> Vec<Box<dyn Implementation>> {
+    let avx2 = backends && RaggedAvx2::KERNEL.is_available();
+    let avx512 = backends && RaggedAvx512::KERNEL.is_available();
     if large {
         let pool = Pool::default();
-        vec![
+        let mut list = vec![
             PerCase::<SharedRunner<Ragged>>::boxed(&pool),
             PerCase::<SharedRunner<RaggedWord>>::boxed(&pool),
-            PerCase::<SharedRunner<Glibc>>::boxed(&pool),
-        ]
+        ];
+        if avx2 {
+            list.push(PerCase::<SharedRunner<RaggedAvx2>>::boxed(&pool));
+        }
+        if avx512 {
+            list.push(PerCase::<SharedRunner<RaggedAvx512>>::boxed(&pool));
+        }
+        list.push(PerCase::<SharedRunner<Glibc>>::boxed(&pool));
+        list
     } else {
-        vec![
+        let mut list = vec![
             PerCase::<OwnedRunner<Ragged>>::boxed(&()),
             PerCase::<OwnedRunner<RaggedWord>>::boxed(&()),
+        ];
+        if avx2 {
+            list.push(PerCase::<OwnedRunner<RaggedAvx2>>::boxed(&()));
+        }
+        if avx512 {
+            list.push(PerCase::<OwnedRunner<RaggedAvx512>>::boxed(&()));
+        }
+        list.extend([
             PerCase::<OwnedRunner<Glibc>>::boxed(&()),
             PerCase::<OwnedRunner<CoalignedOnly>>::boxed(&()),
             PerCase::<OwnedRunner<Bytewise>>::boxed(&()),
-        ]
+        ]);
+        list
     }
 }
 
@@ -104,6 +125,53 @@ impl Copier for RaggedWord {
         unsafe { WORD_KERNEL.memcpy(dst.as_mut_ptr(), src.as_ptr(), src.len()) }
     }
 }
+
+/// A ragged-mem kernel forced by name, called out of line like [`RaggedWord`]: a
+/// `--backends` column.
+macro_rules! pinned {
+    ($(#[$doc:meta])* $name:ident, $column:literal, $kernel:expr) => {
+        $(#[$doc])*
+        pub(super) struct $name;
+
+        impl $name {
+            /// The kernel this column forces.
+            pub(super) const KERNEL: Kernel = $kernel;
+        }
+
+        impl Named for $name {
+            const NAME: &'static str = $column;
+            const ROLE: Role = Role::RaggedBackend;
+        }
+
+        impl Copier for $name {
+            #[inline(always)]
+            fn copy(dst: &mut [u8], src: &[u8]) {
+                assert_eq!(dst.len(), src.len());
+                // SAFETY: both slices are valid for `src.len()` bytes, and a `&mut`
+                // slice cannot overlap a shared one; the column exists only where
+                // the kernel is available (checked when the list is made; the call
+                // asserts it again).
+                unsafe { Self::KERNEL.memcpy(dst.as_mut_ptr(), src.as_ptr(), src.len()) }
+            }
+        }
+    };
+}
+
+pinned!(
+    /// x86-64: the dispatcher's choice as on a CPU without AVX-512 (the AVX2 path on
+    /// an AVX2 CPU), forced.
+    RaggedAvx2,
+    "ragged-avx2",
+    Kernel::AutoWithoutAvx512
+);
+
+pinned!(
+    /// x86-64: the dispatcher's AVX-512 path (without its non-temporal stores),
+    /// forced.
+    RaggedAvx512,
+    "ragged-avx512",
+    Kernel::Avx512
+);
 
 /// `<[u8]>::copy_from_slice`, which calls the platform's (glibc's) `memcpy`.
 pub(super) struct Glibc;
@@ -395,6 +463,15 @@ mod tests {
                     let want = copy_with::<Glibc>(size, src_offset, dst_offset);
                     assert_eq!(want, copy_with::<Ragged>(size, src_offset, dst_offset));
                     assert_eq!(want, copy_with::<RaggedWord>(size, src_offset, dst_offset));
+                    if RaggedAvx2::KERNEL.is_available() {
+                        assert_eq!(want, copy_with::<RaggedAvx2>(size, src_offset, dst_offset));
+                    }
+                    if RaggedAvx512::KERNEL.is_available() {
+                        assert_eq!(
+                            want,
+                            copy_with::<RaggedAvx512>(size, src_offset, dst_offset)
+                        );
+                    }
                     assert_eq!(
                         want,
                         copy_with::<CoalignedOnly>(size, src_offset, dst_offset)

@@ -31,27 +31,49 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::rc::Rc;
 
-use super::memcpy::{Bytewise, CaseRunner, Glibc, Named, PAGE, PerCase, Pool, Ragged, RaggedWord};
+use super::memcpy::{
+    Bytewise, CaseRunner, Glibc, Named, PAGE, PerCase, Pool, Ragged, RaggedAvx2, RaggedAvx512,
+    RaggedWord,
+};
 use super::memcpy::{WORD_KERNEL, fingerprint, pattern};
 use super::registry::{ALIGN, Case, Implementation, Runner};
 
 /// The `memmove` implementations for the cases of one part of the primitive: every one
-/// for sizes up to [`super::memcpy::LARGE`], the fast ones on shared buffers above it.
-pub fn memmove(large: bool) -> Vec<Box<dyn Implementation>> {
+/// for sizes up to [`super::memcpy::LARGE`], the fast ones on shared buffers above it;
+/// with `backends`, also the pinned ragged paths this CPU has, as in `memcpy`.
+pub fn memmove(large: bool, backends: bool) -> Vec<Box<dyn Implementation>> {
+    let avx2 = backends && RaggedAvx2::KERNEL.is_available();
+    let avx512 = backends && RaggedAvx512::KERNEL.is_available();
     if large {
         let pool = Pool::default();
-        vec![
+        let mut list = vec![
             PerCase::<SharedMoves<Ragged>>::boxed(&pool),
             PerCase::<SharedMoves<RaggedWord>>::boxed(&pool),
-            PerCase::<SharedMoves<Glibc>>::boxed(&pool),
-        ]
+        ];
+        if avx2 {
+            list.push(PerCase::<SharedMoves<RaggedAvx2>>::boxed(&pool));
+        }
+        if avx512 {
+            list.push(PerCase::<SharedMoves<RaggedAvx512>>::boxed(&pool));
+        }
+        list.push(PerCase::<SharedMoves<Glibc>>::boxed(&pool));
+        list
     } else {
-        vec![
+        let mut list = vec![
             PerCase::<Moves<Ragged>>::boxed(&()),
             PerCase::<Moves<RaggedWord>>::boxed(&()),
+        ];
+        if avx2 {
+            list.push(PerCase::<Moves<RaggedAvx2>>::boxed(&()));
+        }
+        if avx512 {
+            list.push(PerCase::<Moves<RaggedAvx512>>::boxed(&()));
+        }
+        list.extend([
             PerCase::<Moves<Glibc>>::boxed(&()),
             PerCase::<Moves<Bytewise>>::boxed(&()),
-        ]
+        ]);
+        list
     }
 }
 
@@ -91,6 +113,27 @@ impl Mover for RaggedWord {
         unsafe { WORD_KERNEL.memmove(base.add(dest), base.add(src.start), src.len()) }
     }
 }
+
+/// A pinned ragged-mem kernel's `memmove`, like [`RaggedWord`]'s.
+macro_rules! pinned_mover {
+    ($($name:ident),*) => {$(
+        impl Mover for $name {
+            #[inline(always)]
+            fn move_within(buf: &mut [u8], src: Range<usize>, dest: usize) {
+                assert!(
+                    src.start <= src.end && src.end <= buf.len() && dest <= buf.len() - src.len()
+                );
+                let base = buf.as_mut_ptr();
+                // SAFETY: both ranges lie inside `buf` (asserted), which we hold
+                // mutably; `memmove` allows them to overlap; the kernel's availability
+                // is asserted by the call.
+                unsafe { $name::KERNEL.memmove(base.add(dest), base.add(src.start), src.len()) }
+            }
+        }
+    )*};
+}
+
+pinned_mover!(RaggedAvx2, RaggedAvx512);
 
 /// `<[u8]>::copy_within`, which calls the platform's (glibc's) `memmove`.
 impl Mover for Glibc {
@@ -288,6 +331,12 @@ mod tests {
                     reference(&mut want, range.clone(), dest);
                     check::<Ragged>(&start, range.clone(), dest, &want);
                     check::<RaggedWord>(&start, range.clone(), dest, &want);
+                    if RaggedAvx2::KERNEL.is_available() {
+                        check::<RaggedAvx2>(&start, range.clone(), dest, &want);
+                    }
+                    if RaggedAvx512::KERNEL.is_available() {
+                        check::<RaggedAvx512>(&start, range.clone(), dest, &want);
+                    }
                     check::<Glibc>(&start, range.clone(), dest, &want);
                     check::<Bytewise>(&start, range, dest, &want);
                 }
@@ -310,8 +359,10 @@ mod tests {
         for size in [1, 16, 1420, 5000] {
             for offset in distances(size) {
                 let case = Case { size, offset };
-                let mut runners: Vec<Box<dyn Runner>> =
-                    memmove(false).iter().map(|imp| imp.prepare(case)).collect();
+                let mut runners: Vec<Box<dyn Runner>> = memmove(false, true)
+                    .iter()
+                    .map(|imp| imp.prepare(case))
+                    .collect();
                 let mut want = Window::new(size, offset.unsigned_abs());
                 // The destination on a page boundary, the source `offset` below it.
                 assert_eq!(want.bytes()[want.dst..].as_ptr() as usize % PAGE, 0);
@@ -354,7 +405,7 @@ mod tests {
 
     #[test]
     fn shared_runners_start_from_the_same_bytes_and_then_move_on() {
-        let names: Vec<String> = memmove(true).iter().map(|imp| imp.name()).collect();
+        let names: Vec<String> = memmove(true, false).iter().map(|imp| imp.name()).collect();
         assert_eq!(names, ["ragged", "ragged-word", "glibc"]);
         let pool = Pool::default();
         let size = 5000;

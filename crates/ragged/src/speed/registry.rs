@@ -162,8 +162,8 @@ pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Vec<Pr
                 _ => super::memmove::memmove,
             };
             vec![
-                part(small, implementations(false)),
-                part(large, implementations(true)),
+                part(small, implementations(false, selection.backends)),
+                part(large, implementations(true, selection.backends)),
             ]
         }
         _ => return None,
