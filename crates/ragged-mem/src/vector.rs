@@ -62,6 +62,8 @@ pub(crate) trait Vector: Copy {
 
 /// A vector whose loads and stores can be limited to its first `k` bytes: the others
 /// are neither read nor written, and cannot fault.
+// Only x86-64 (AVX-512BW) has byte masks so far; so the masked copies below, too.
+#[cfg(target_arch = "x86_64")]
 pub(crate) trait Masked: Vector {
     /// Loads the first `k <= SIZE` bytes at `p`; the other bytes of the result are
     /// zero.
@@ -363,6 +365,7 @@ pub(crate) unsafe fn loop_backward<V: Vector>(dst: *mut u8, src: *const u8, n: u
 ///
 /// # Safety
 /// As for [`copy_forward`] (overlap only with `dst <= src`), with `V` masked.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn loop_forward_masked<V: Masked>(dst: *mut u8, src: *const u8, n: usize) {
     let w = V::SIZE;
@@ -415,6 +418,7 @@ pub(crate) unsafe fn loop_forward_masked<V: Masked>(dst: *mut u8, src: *const u8
 ///
 /// # Safety
 /// As for [`copy_backward`] (overlap only with `dst >= src`), with `V` masked.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn loop_backward_masked<V: Masked>(dst: *mut u8, src: *const u8, n: usize) {
     let w = V::SIZE;
@@ -461,6 +465,7 @@ pub(crate) unsafe fn loop_backward_masked<V: Masked>(dst: *mut u8, src: *const u
 ///
 /// # Safety
 /// `n <= 2 * V::SIZE`; `n` bytes valid at each pointer; `V` enabled.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn copy_upto2v_masked<V: Masked>(dst: *mut u8, src: *const u8, n: usize) {
     let w = V::SIZE;

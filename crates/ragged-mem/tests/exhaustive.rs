@@ -206,7 +206,7 @@ const WIDE_EDGES: &[usize] = &[
 const WIDE_MAX: usize = 1100;
 
 fn copy_every_length_and_wide_offset(kernel: Kernel) {
-    if !runs_here(kernel, module_path!()) {
+    if !wide_runs_here(kernel, module_path!()) {
         return;
     }
     let max = *WIDE_EDGES.iter().max().unwrap();
@@ -244,7 +244,7 @@ fn copy_every_length_and_wide_offset(kernel: Kernel) {
 /// 64-byte vectors), every length up to `WIDE_MAX`; then every alignment 0..64 of the
 /// pair at the edge lengths, with distances around the vector and loop-step sizes.
 fn move_every_distance_and_wide_alignment(kernel: Kernel) {
-    if !runs_here(kernel, module_path!()) {
+    if !wide_runs_here(kernel, module_path!()) {
         return;
     }
     let max = *WIDE_EDGES.iter().max().unwrap();
@@ -288,7 +288,7 @@ fn move_every_distance_and_wide_alignment(kernel: Kernel) {
 
 /// Fills at every length up to `WIDE_MAX` and every offset 0..64.
 fn set_every_length_and_wide_offset(kernel: Kernel) {
-    if !runs_here(kernel, module_path!()) {
+    if !wide_runs_here(kernel, module_path!()) {
         return;
     }
     let mut buf = Aligned::new(GUARD + MAX_OFFSET + WIDE_MAX + GUARD);
@@ -302,6 +302,17 @@ fn set_every_length_and_wide_offset(kernel: Kernel) {
         }
     }
     failures.assert_none();
+}
+
+/// `true` if the wide tests should run `kernel`: a 64-byte kernel the CPU has, or the
+/// dispatcher where it uses one (elsewhere the narrow tests cover it, at a fraction of
+/// the cost, which matters under QEMU).
+fn wide_runs_here(kernel: Kernel, test: &str) -> bool {
+    if kernel == Kernel::Auto && !Kernel::Avx512.is_available() {
+        eprintln!("note: {test}: the dispatcher has no 64-byte path on this CPU; skipped");
+        return false;
+    }
+    runs_here(kernel, test)
 }
 
 /// The wide tests, for the kernels with 64-byte vectors and the dispatcher.
