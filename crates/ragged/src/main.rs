@@ -13,15 +13,29 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use ragged_chacha::{AeadKind, CipherKind};
 use zeroize::Zeroizing;
+
+/// The exit status contract, shown under `ragged --help` and each subcommand's help.
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  success.
+  1  the command ran and failed: a key, nonce or AAD that is not valid hex or has the
+     wrong length, an unreadable key file, authentication failed (open), the keystream
+     exhausted (xor), a self-test failure, an output that could not be written. One
+     'ragged: ...' line on stderr.
+  2  the command line was refused before anything ran: an unknown subcommand or option,
+     an unknown cipher, AEAD or primitive name, a missing option, a number or size that
+     does not parse. clap's 'error: ...' and a usage line on stderr.";
 
 #[derive(Parser)]
 #[command(
     name = "ragged",
     version,
-    about = "Byte-stream kernels that stay fast on ragged lengths"
+    about = "Byte-stream kernels that stay fast on ragged lengths",
+    after_help = EXIT_STATUS
 )]
 struct Cli {
     #[command(subcommand)]
@@ -32,17 +46,21 @@ struct Cli {
 enum Command {
     /// XOR stdin with a ChaCha keystream and write the result to stdout (encrypts and
     /// decrypts alike), streaming in fixed-size chunks.
+    #[command(after_help = EXIT_STATUS)]
     Xor {
-        /// The cipher.
-        #[arg(long, value_parser = parse_cipher)]
+        /// The cipher: chacha20, chacha12 and chacha8 (RFC 8439: 12-byte nonce, 32-bit
+        /// block counter), chacha20-legacy (8-byte nonce, 64-bit counter), xchacha20
+        /// and xchacha12 (24-byte nonce, 64-bit counter).
+        #[arg(long, value_parser = cipher_parser())]
         cipher: CipherKind,
         #[command(flatten)]
         key: KeyArgs,
         /// The nonce in hex: 12 bytes (chacha20/12/8), 8 (chacha20-legacy) or 24 (xchacha).
         #[arg(long)]
         nonce: String,
-        /// The starting block counter: at most the cipher's last block, 2^32 - 1 for
-        /// the 12-byte-nonce ciphers, 2^64 - 1 for chacha20-legacy and xchacha.
+        /// The starting block counter. A block is 64 bytes of keystream: counter N
+        /// starts at keystream byte 64 * N. At most the cipher's last block: 2^32 - 1
+        /// for the 12-byte-nonce ciphers, 2^64 - 1 for chacha20-legacy and xchacha.
         // u128, so that a start past a 64-bit counter's end is refused with the same
         // message as one past a 32-bit counter's, not as a number too large to parse.
         #[arg(long, default_value_t = 0)]
@@ -50,46 +68,59 @@ enum Command {
     },
     /// Encrypt and authenticate stdin with an AEAD; stdout gets the ciphertext followed
     /// by the 16-byte tag. The whole message is held in memory (at most 1 GiB).
+    #[command(
+        after_help = EXIT_STATUS,
+        mut_arg("nonce", |a| a.help(
+            "The nonce in hex: 12 bytes (chacha20-poly1305) or 24 (xchacha20-poly1305). \
+             Never seal two messages with the same key and nonce: a repeated nonce \
+             reveals the XOR of the plaintexts and lets the tag be forged."
+        ))
+    )]
     Seal(AeadArgs),
     /// Check and decrypt stdin (ciphertext followed by the 16-byte tag); stdout gets
     /// the plaintext. On any mismatch: exit status 1, "authentication failed" on
     /// stderr, and nothing on stdout. The whole message is held in memory (at most 1 GiB,
     /// so the input is at most 1 GiB and the tag: whatever seal wrote).
+    #[command(after_help = EXIT_STATUS)]
     Open(AeadArgs),
     /// Run the known-answer vectors on every backend this CPU has; exit 1 on any failure.
     Selftest,
-    /// Show the CPU features seen, the backend chosen for each primitive, and versions.
+    /// Show the CPU features seen, the backend chosen for each primitive, the optional
+    /// features this build has (the speed peers openssl and sodium), and the versions
+    /// of ragged and of the peers' libraries.
     Info,
     /// Time ragged against its peers in one run, interleaved; MB/s per size and the
     /// ratio to the best peer.
     Speed(speed::SpeedArgs),
 }
 
-/// The key, inline or from a file: the same two flags for `xor`, `seal` and `open`.
+/// The key, inline or from a file: the same two flags for `xor`, `seal` and `open`,
+/// one of them required (the usage line shows both).
 #[derive(clap::Args)]
+#[group(required = true, multiple = false)]
 struct KeyArgs {
-    /// The 32-byte key as 64 hex digits.
-    #[arg(
-        long,
-        required_unless_present = "key_file",
-        conflicts_with = "key_file"
-    )]
+    /// The 32-byte key as 64 hex digits. A command-line argument is visible to other
+    /// users of this machine (in `ps`, /proc/PID/cmdline) and may land in the shell's
+    /// history: prefer --key-file.
+    #[arg(long, value_name = "HEX")]
     key: Option<String>,
-    /// A file holding the key: 32 raw bytes, or 64 hex digits.
-    #[arg(long)]
+    /// A file holding the key: 32 raw bytes, or 64 hex digits (surrounding whitespace
+    /// ignored).
+    #[arg(long, value_name = "PATH")]
     key_file: Option<PathBuf>,
 }
 
 /// The arguments `seal` and `open` share.
 #[derive(clap::Args)]
 struct AeadArgs {
-    /// The AEAD: chacha20-poly1305 or xchacha20-poly1305.
-    #[arg(long, value_parser = parse_aead)]
+    /// The AEAD: chacha20-poly1305 (12-byte nonce) or xchacha20-poly1305 (24-byte).
+    #[arg(long, value_parser = aead_parser())]
     aead: AeadKind,
     #[command(flatten)]
     key: KeyArgs,
-    /// The nonce in hex: 12 bytes (chacha20-poly1305) or 24 (xchacha20-poly1305).
-    /// Never seal two messages with the same key and nonce.
+    /// The nonce in hex: 12 bytes (chacha20-poly1305) or 24 (xchacha20-poly1305), the
+    /// one the message was sealed with.
+    // `seal` replaces this help with its own, which adds the nonce-reuse warning.
     #[arg(long)]
     nonce: String,
     /// Associated data in hex: authenticated, not encrypted, not output.
@@ -113,18 +144,20 @@ impl KeyArgs {
     }
 }
 
-fn parse_aead(name: &str) -> Result<AeadKind, String> {
-    AeadKind::from_name(name).ok_or_else(|| {
-        let names: Vec<_> = AeadKind::ALL.iter().map(|a| a.name()).collect();
-        format!("unknown AEAD '{name}' (one of: {})", names.join(", "))
-    })
+/// `--aead`: one of the AEAD names, which `--help` lists; another is a usage error
+/// (exit status 2).
+fn aead_parser() -> impl clap::builder::TypedValueParser<Value = AeadKind> {
+    let names: Vec<&'static str> = AeadKind::ALL.iter().map(|a| a.name()).collect();
+    PossibleValuesParser::new(names)
+        .map(|name| AeadKind::from_name(&name).expect("one of the listed names"))
 }
 
-fn parse_cipher(name: &str) -> Result<CipherKind, String> {
-    CipherKind::from_name(name).ok_or_else(|| {
-        let names: Vec<_> = CipherKind::ALL.iter().map(|c| c.name()).collect();
-        format!("unknown cipher '{name}' (one of: {})", names.join(", "))
-    })
+/// `--cipher`: one of the cipher names, which `--help` lists; another is a usage error
+/// (exit status 2).
+fn cipher_parser() -> impl clap::builder::TypedValueParser<Value = CipherKind> {
+    let names: Vec<&'static str> = CipherKind::ALL.iter().map(|c| c.name()).collect();
+    PossibleValuesParser::new(names)
+        .map(|name| CipherKind::from_name(&name).expect("one of the listed names"))
 }
 
 fn main() -> ExitCode {

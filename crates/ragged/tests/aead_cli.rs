@@ -151,7 +151,7 @@ fn bad_arguments_are_one_clear_error_and_no_output() {
         &[
             "seal", "--aead", "aes-gcm", "--key", KEY, "--nonce", &nonce12,
         ],
-        "unknown AEAD",
+        "invalid value 'aes-gcm' for '--aead <AEAD>'",
     );
     refused(
         &["seal", "--aead", "chacha20-poly1305", "--nonce", &nonce12],

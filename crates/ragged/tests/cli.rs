@@ -151,7 +151,7 @@ fn bad_input_is_one_clear_error_and_no_output() {
             "xor", "--cipher", "chacha9", "--key", KEY, "--nonce", &nonce,
         ],
         b"x",
-        "unknown cipher",
+        "invalid value 'chacha9' for '--cipher <CIPHER>'",
     );
     assert_refused(
         &[

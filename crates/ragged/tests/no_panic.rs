@@ -875,6 +875,8 @@ fn every_subcommand() -> Vec<(Vec<&'static str>, Input)> {
         ([&speed[..], &["--json", "-"]].concat(), Input::Null),
         ([&speed[..], &["--plot", "-"]].concat(), Input::Null),
         (vec!["--help"], Input::Null),
+        (vec!["xor", "--help"], Input::Null),
+        (vec!["help", "open"], Input::Null),
         (vec!["help"], Input::Null),
         (vec!["help", "seal"], Input::Null),
         (vec!["speed", "--help"], Input::Null),
