@@ -4,10 +4,18 @@ use ragged_chacha::{AeadKind, Backend, Poly1305Backend};
 
 use crate::out;
 
-/// Prints the CPU features seen, the backend per primitive, and versions.
+/// Prints the CPU features seen, the backend per primitive, the build's optional
+/// features, and the versions of ragged and of the peers of `ragged speed`.
 pub fn run() -> Result<(), String> {
     let mut out = out::stdout();
-    writeln!(out, "ragged {}", env!("CARGO_PKG_VERSION"))?;
+    match git_commit() {
+        Some(commit) => writeln!(
+            out,
+            "ragged {} (commit {commit})",
+            env!("CARGO_PKG_VERSION")
+        )?,
+        None => writeln!(out, "ragged {}", env!("CARGO_PKG_VERSION"))?,
+    }
     writeln!(
         out,
         "target      {}-{}",
@@ -43,11 +51,89 @@ pub fn run() -> Result<(), String> {
         Poly1305Backend::detect().name()
     )?;
     writeln!(out, "memcpy      {}", copy_strategy())?;
+    let optional = crate::speed::optional_peers();
+    let built: Vec<_> = optional
+        .iter()
+        .filter(|p| p.built)
+        .map(|p| p.feature)
+        .collect();
+    let missing: Vec<_> = optional
+        .iter()
+        .filter(|p| !p.built)
+        .map(|p| p.feature)
+        .collect();
+    writeln!(
+        out,
+        "build       optional features: {}{}",
+        if built.is_empty() {
+            "none".to_string()
+        } else {
+            built.join(", ")
+        },
+        if missing.is_empty() {
+            String::new()
+        } else {
+            format!(" (not built in: {})", missing.join(", "))
+        }
+    )?;
+    for (peer, version) in peer_versions() {
+        writeln!(out, "peer        {peer:<11} {version}")?;
+    }
+    for peer in optional.iter().filter(|p| !p.built) {
+        writeln!(
+            out,
+            "peer        {:<11} not built in (cargo feature {})",
+            peer.name, peer.feature
+        )?;
+    }
     out.flush()
 }
 
+/// The commit this binary was built from, when it was built from a git checkout.
+pub fn git_commit() -> Option<&'static str> {
+    Some(env!("RAGGED_GIT_COMMIT")).filter(|c| !c.is_empty())
+}
+
+/// The version of a Rust peer crate, from the `Cargo.lock` this binary was built with.
+fn crate_version(name: &str) -> &'static str {
+    env!("RAGGED_PEER_VERSIONS")
+        .split(';')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(n, _)| *n == name)
+        .map_or("(version unknown)", |(_, v)| v)
+}
+
+/// The peers of `ragged speed` built into this binary, each with the version of the
+/// library measured: the Rust crates' from the build's `Cargo.lock`, the system
+/// libraries' as they report themselves at run time.
+pub fn peer_versions() -> Vec<(&'static str, String)> {
+    let mut peers = vec![
+        (
+            "rustcrypto",
+            format!(
+                "chacha20 {}, chacha20poly1305 {}, poly1305 {}",
+                crate_version("chacha20"),
+                crate_version("chacha20poly1305"),
+                crate_version("poly1305")
+            ),
+        ),
+        ("ring", crate_version("ring").to_string()),
+    ];
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: returns a pointer to a static NUL-terminated string.
+        let version = unsafe { std::ffi::CStr::from_ptr(libc::gnu_get_libc_version()) };
+        peers.push(("glibc", version.to_string_lossy().into_owned()));
+    }
+    #[cfg(feature = "openssl")]
+    peers.push(("openssl", openssl::version::version().to_string()));
+    #[cfg(feature = "sodium")]
+    peers.push(("libsodium", crate::speed::sodium::version()));
+    peers
+}
+
 /// The copy strategy ragged-mem uses on this target and CPU.
-fn copy_strategy() -> String {
+pub fn copy_strategy() -> String {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         use ragged_mem::strategy::{NONTEMPORAL_MIN, REP_MOVSB_MIN, x86_64_features};
@@ -98,7 +184,7 @@ pub fn cpu_name() -> String {
 }
 
 /// The SIMD features ragged cares about that this CPU has.
-fn features() -> Vec<&'static str> {
+pub fn features() -> Vec<&'static str> {
     let mut seen = Vec::new();
     #[cfg(target_arch = "x86_64")]
     {

@@ -175,3 +175,39 @@ fn exit_status_contract() {
         );
     }
 }
+
+#[test]
+fn info_lists_the_optional_features_and_the_peers_versions() {
+    let text = help(&["info"]);
+    let build = text
+        .lines()
+        .find(|l| l.starts_with("build "))
+        .unwrap_or_else(|| panic!("no build line: {text}"));
+    for (feature, built) in [
+        ("openssl", cfg!(feature = "openssl")),
+        ("sodium", cfg!(feature = "sodium")),
+    ] {
+        assert!(build.contains(feature), "{build}");
+        let not_built = build
+            .split_once("not built in:")
+            .is_some_and(|(_, rest)| rest.contains(feature));
+        assert_eq!(not_built, !built, "{build}");
+    }
+    let peer = |name: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().take(2).eq(["peer", name]))
+            .unwrap_or_else(|| panic!("no {name} peer line: {text}"))
+    };
+    assert!(peer("rustcrypto").contains("chacha20 0."), "{text}");
+    assert!(peer("ring").contains("0."), "{text}");
+    if cfg!(feature = "openssl") {
+        assert!(peer("openssl").contains("OpenSSL"), "{text}");
+    } else {
+        assert!(peer("openssl").contains("cargo feature openssl"), "{text}");
+    }
+    if cfg!(feature = "sodium") {
+        assert!(peer("libsodium").contains("1."), "{text}");
+    } else {
+        assert!(peer("libsodium").contains("cargo feature sodium"), "{text}");
+    }
+}

@@ -30,8 +30,6 @@ fn quick_json_has_a_result_per_implementation_and_size() {
     // With --json -, stdout holds only the JSON; the tables go to stderr.
     assert!(stderr.contains("ragged / best peer"), "{stderr}");
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    let top: Vec<_> = doc.as_object().unwrap().keys().cloned().collect();
-    assert_eq!(top, ["cpu", "results"]);
     assert!(doc["cpu"].is_string());
 
     let results = doc["results"].as_array().unwrap();
@@ -258,6 +256,141 @@ fn plot_to_stdout_is_svg_and_an_unwritable_path_is_refused_before_measuring() {
     let out = speed(&["--json", "-", "--plot", "-"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
+}
+
+/// The JSON's header: what makes a saved run comparable later.
+#[test]
+fn json_says_which_build_machine_and_backends_measured() {
+    let out = speed(&[
+        "chacha20", "poly1305", "memcpy", "--rounds", "2", "--sizes", "64", "--json", "-",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let top: Vec<_> = doc.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(
+        top,
+        [
+            "backends",
+            "cpu",
+            "cpu_features",
+            "features",
+            "git_commit",
+            "mean_sample_ms",
+            "peers",
+            "ragged_version",
+            "results",
+            "rounds",
+            "target"
+        ]
+    );
+    assert_eq!(doc["ragged_version"], env!("CARGO_PKG_VERSION"));
+    // The commit git names for this checkout; null where git cannot say (no git, or
+    // not a checkout: the build script then has nothing to read either).
+    let head = std::process::Command::new("git")
+        .args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    match head {
+        Some(head) => assert_eq!(doc["git_commit"], head.as_str()),
+        None => assert!(doc["git_commit"].is_null(), "{}", doc["git_commit"]),
+    }
+    let mut features = Vec::new();
+    if cfg!(feature = "openssl") {
+        features.push("openssl");
+    }
+    if cfg!(feature = "sodium") {
+        features.push("sodium");
+    }
+    assert_eq!(doc["features"], serde_json::json!(features));
+    assert_eq!(doc["rounds"], 2);
+    assert!(doc["mean_sample_ms"].as_f64().unwrap() > 0.0);
+    let backends = doc["backends"].as_object().unwrap();
+    let names: Vec<_> = backends.keys().cloned().collect();
+    assert_eq!(names, ["chacha20", "memcpy", "poly1305"]);
+    assert_eq!(
+        backends["chacha20"],
+        ragged_chacha::Backend::detect().name()
+    );
+    assert_eq!(
+        backends["poly1305"],
+        ragged_chacha::Poly1305Backend::detect().name()
+    );
+    assert!(
+        doc["cpu_features"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f.is_string())
+    );
+    assert!(doc["peers"]["ring"].is_string() && doc["peers"]["rustcrypto"].is_string());
+    assert_eq!(
+        doc["peers"]["libsodium"].is_string(),
+        cfg!(feature = "sodium")
+    );
+    assert_eq!(
+        doc["peers"]["openssl"].is_string(),
+        cfg!(feature = "openssl")
+    );
+}
+
+/// Under each table with a peer this build lacks, a line names it and its feature;
+/// memcpy has none to lack.
+#[test]
+fn the_tables_name_the_peers_not_built_in() {
+    let out = speed(&[
+        "chacha20",
+        "xchacha20",
+        "memcpy",
+        "--rounds",
+        "1",
+        "--sizes",
+        "64",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let note = |primitive: &str| -> Option<String> {
+        let table = text
+            .split("\n\n")
+            .find(|t| t.starts_with(&format!("{primitive}\n")))?;
+        table
+            .lines()
+            .find(|l| l.starts_with("not built in: "))
+            .map(str::to_owned)
+    };
+    let expected = |peers: &[(&str, &str, bool)]| -> Option<String> {
+        let missing: Vec<_> = peers.iter().filter(|p| !p.2).collect();
+        (!missing.is_empty()).then(|| {
+            let names: Vec<_> = missing.iter().map(|p| p.0).collect();
+            let features: Vec<_> = missing.iter().map(|p| p.1).collect();
+            format!("{}|--features {}`", names.join(", "), features.join(","))
+        })
+    };
+    let openssl = ("openssl", "openssl", cfg!(feature = "openssl"));
+    let sodium = ("libsodium", "sodium", cfg!(feature = "sodium"));
+    for (primitive, peers) in [
+        ("chacha20", &[openssl, sodium][..]),
+        ("xchacha20", &[sodium][..]),
+        ("memcpy", &[][..]),
+    ] {
+        match (note(primitive), expected(peers)) {
+            (None, None) => {}
+            (Some(line), Some(want)) => {
+                let (names, features) = want.split_once('|').unwrap();
+                assert!(
+                    line.starts_with(&format!("not built in: {names} ("))
+                        && line.contains(features),
+                    "{primitive}: {line}"
+                );
+            }
+            (got, want) => panic!("{primitive}: {got:?}, expected {want:?}\n{text}"),
+        }
+    }
 }
 
 #[test]

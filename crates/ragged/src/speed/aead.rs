@@ -1,12 +1,13 @@
 //! The AEAD implementations: ragged (dispatched and per ChaCha backend), RustCrypto's
 //! `chacha20poly1305`, ring and OpenSSL (feature `openssl`; ChaCha20-Poly1305 only:
-//! neither has XChaCha20-Poly1305).
+//! neither has XChaCha20-Poly1305), and libsodium (feature `sodium`, both AEADs).
 //!
 //! Each call seals the message in place under a fresh nonce with empty AAD and writes
 //! the 16-byte tag after it. Every implementation is keyed once and seals every message
 //! with that key object, as a sender keeps its session key: ragged's and RustCrypto's
 //! typed AEADs (`ChaCha20Poly1305::new` and the like), ring's `LessSafeKey`, OpenSSL's
-//! context with only the nonce re-set per message (see `openssl.rs`).
+//! context with only the nonce re-set per message (see `openssl.rs`). libsodium has no
+//! key object: its one call per message takes the key (see `sodium.rs`).
 //!
 //! Not through ragged's `AnyAead`, the runtime choice of AEAD for the CLI, which adds
 //! a small cost per call (see its documentation; 04df652): a caller of the typed API
@@ -41,6 +42,8 @@ pub fn aead(kind: AeadKind, selection: Selection) -> Vec<Box<dyn Implementation>
         #[cfg(feature = "openssl")]
         list.push(Box::new(super::openssl::ChaCha20Poly1305));
     }
+    #[cfg(feature = "sodium")]
+    list.push(Box::new(super::sodium::Seal(kind)));
     list
 }
 

@@ -1,6 +1,7 @@
 //! `chacha20-poly1305-open`: opening a sealed message in place (decrypt and verify the
 //! tag), the receiving half of a packet's trip. Implementations: ragged (dispatched and
-//! per ChaCha backend), RustCrypto's `chacha20poly1305` and ring.
+//! per ChaCha backend), RustCrypto's `chacha20poly1305`, ring and libsodium (feature
+//! `sodium`).
 //!
 //! Every implementation opens the same sealed message (ragged's seal under the
 //! benchmark key and one fixed nonce, empty AAD). Opening in place turns it into
@@ -29,6 +30,8 @@ pub fn open(selection: Selection) -> Vec<Box<dyn Implementation>> {
     }
     list.push(Box::new(Opener::RustCrypto));
     list.push(Box::new(Opener::Ring));
+    #[cfg(feature = "sodium")]
+    list.push(Box::new(Opener::Sodium));
     list
 }
 
@@ -41,6 +44,9 @@ enum Opener {
     RustCrypto,
     /// ring.
     Ring,
+    /// libsodium, which takes the key with every call (no key object).
+    #[cfg(feature = "sodium")]
+    Sodium,
 }
 
 impl Implementation for Opener {
@@ -50,6 +56,8 @@ impl Implementation for Opener {
             Opener::Ragged(Some(b)) => format!("ragged-{}", b.name()),
             Opener::RustCrypto => "rustcrypto".into(),
             Opener::Ring => "ring".into(),
+            #[cfg(feature = "sodium")]
+            Opener::Sodium => "libsodium".into(),
         }
     }
 
@@ -85,6 +93,8 @@ impl Implementation for Opener {
                 ring::aead::UnboundKey::new(&ring::aead::CHACHA20_POLY1305, &KEY)
                     .expect("a 32-byte key"),
             )),
+            #[cfg(feature = "sodium")]
+            Opener::Sodium => Keyed::Sodium,
         };
         Box::new(OpenRunner {
             key,
@@ -103,6 +113,8 @@ enum Keyed {
     Ragged(ChaCha20Poly1305),
     RustCrypto(chacha20poly1305::ChaCha20Poly1305),
     Ring(ring::aead::LessSafeKey),
+    #[cfg(feature = "sodium")]
+    Sodium,
 }
 
 struct OpenRunner {
@@ -138,6 +150,14 @@ impl Runner for OpenRunner {
                     black_box(&mut self.buf[..]),
                 )
                 .is_ok(),
+            #[cfg(feature = "sodium")]
+            Keyed::Sodium => super::sodium::open(
+                ragged_chacha::AeadKind::ChaCha20Poly1305,
+                black_box(msg),
+                tag,
+                black_box(&NONCE),
+                black_box(&KEY),
+            ),
         };
         assert!(opened, "a sealed benchmark message opens");
         black_box(&mut self.buf);

@@ -1,5 +1,6 @@
 //! The ChaCha20 and XChaCha20 implementations: ragged (dispatched and per backend),
-//! RustCrypto, and OpenSSL (feature `openssl`, ChaCha20 only).
+//! RustCrypto, OpenSSL (feature `openssl`, ChaCha20 only) and libsodium (feature
+//! `sodium`).
 //!
 //! Each call XORs the keystream into the message in place under a fresh nonce. ragged
 //! and RustCrypto construct their cipher per message, as real use with a new nonce
@@ -20,6 +21,8 @@ pub fn chacha20(selection: Selection) -> Vec<Box<dyn Implementation>> {
     list.push(Box::new(RustCrypto::<chacha20::ChaCha20>(PhantomData)));
     #[cfg(feature = "openssl")]
     list.push(Box::new(super::openssl::ChaCha20));
+    #[cfg(feature = "sodium")]
+    list.push(Box::new(super::sodium::Stream { x: false }));
     list
 }
 
@@ -27,6 +30,8 @@ pub fn chacha20(selection: Selection) -> Vec<Box<dyn Implementation>> {
 pub fn xchacha20(selection: Selection) -> Vec<Box<dyn Implementation>> {
     let mut list = ragged::<variant::XChaCha<20>>(selection);
     list.push(Box::new(RustCrypto::<chacha20::XChaCha20>(PhantomData)));
+    #[cfg(feature = "sodium")]
+    list.push(Box::new(super::sodium::Stream { x: true }));
     list
 }
 

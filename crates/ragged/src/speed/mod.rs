@@ -3,7 +3,9 @@
 //! ratio to the best peer.
 //!
 //! - `registry.rs` — primitives, cases (size, offset) and the implementation traits
-//! - `chacha.rs`, `openssl.rs` — the ChaCha implementations: ragged and its peers
+//! - `chacha.rs` — the ChaCha implementations: ragged and its peers
+//! - `openssl.rs`, `sodium.rs` — the optional peers OpenSSL and libsodium (cargo
+//!   features `openssl` and `sodium`), in every table they have a primitive for
 //! - `aead.rs` — the AEAD implementations: ragged, RustCrypto and ring
 //! - `poly1305.rs` — the MAC alone: ragged (per Poly1305 backend) and RustCrypto
 //! - `memcpy.rs` — the copy implementations: ragged, its word strategy and the peers
@@ -27,8 +29,11 @@ mod progress;
 mod registry;
 mod report;
 mod sizes;
+#[cfg(feature = "sodium")]
+pub mod sodium;
 mod timing;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -102,6 +107,31 @@ pub struct SpeedArgs {
     plot: Option<PathBuf>,
 }
 
+/// The backend (or copy strategy) ragged dispatches each of the primitives `names` to
+/// on this CPU.
+fn backends(names: &[&str]) -> BTreeMap<&'static str, String> {
+    let chacha = ragged_chacha::Backend::detect().name();
+    let mac = ragged_chacha::Poly1305Backend::detect().name();
+    registry::NAMES
+        .iter()
+        .filter(|name| names.contains(name))
+        .map(|&name| {
+            let backend = match name {
+                "chacha20" | "xchacha20" => chacha.to_string(),
+                "poly1305" => mac.to_string(),
+                "memcpy" | "memmove" => crate::info::copy_strategy(),
+                _ => format!("chacha {chacha}, poly1305 {mac}"),
+            };
+            (name, backend)
+        })
+        .collect()
+}
+
+/// The peers a cargo feature adds, and whether this build has each.
+pub fn optional_peers() -> [registry::OptionalPeer; 2] {
+    [registry::OPENSSL, registry::SODIUM]
+}
+
 /// Runs the benchmark and writes the report.
 pub fn run(args: SpeedArgs) -> Result<(), String> {
     let started = Instant::now();
@@ -170,6 +200,18 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
     let results = &run.measurements;
 
     let cpu = crate::info::cpu_name();
+    let meta = report::Meta {
+        ragged_version: env!("CARGO_PKG_VERSION"),
+        git_commit: crate::info::git_commit(),
+        features: registry::features(),
+        target: format!("{}-{}", std::env::consts::ARCH, std::env::consts::OS),
+        cpu: cpu.clone(),
+        cpu_features: crate::info::features(),
+        backends: backends(&names),
+        peers: crate::info::peer_versions().into_iter().collect(),
+        rounds: run.rounds,
+        mean_sample_ms: (run.mean_sample.as_secs_f64() * 1e6).round() / 1e3,
+    };
     let mut text = report::tables(&cpu, &run);
     text.push_str(&format!(
         "\nmeasured in {:.1} s\n",
@@ -183,7 +225,7 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
         stdout.flush()?;
     }
     if let Some(sink) = &mut json {
-        sink.write(report::json(&cpu, results).as_bytes(), "JSON")?;
+        sink.write(report::json(&meta, results).as_bytes(), "JSON")?;
     }
     if let Some(sink) = &mut chart {
         sink.write(plot::svg(&cpu, results)?.as_bytes(), "chart")?;

@@ -1,5 +1,5 @@
 //! The Poly1305 implementations: ragged (dispatched and, with `--backends`, per
-//! Poly1305 backend) and RustCrypto's `poly1305`.
+//! Poly1305 backend), RustCrypto's `poly1305` and libsodium (feature `sodium`).
 //!
 //! Each call computes the tag of the whole message under a fresh one-time key (the
 //! message counter in its first bytes, as an AEAD would derive one per nonce), so the
@@ -22,11 +22,13 @@ pub fn poly1305(selection: Selection) -> Vec<Box<dyn Implementation>> {
         }
     }
     list.push(Box::new(RustCrypto));
+    #[cfg(feature = "sodium")]
+    list.push(Box::new(super::sodium::Poly1305));
     list
 }
 
 /// The message plus 16 bytes for the tag.
-fn buffer(case: Case) -> Buffer {
+pub(super) fn buffer(case: Case) -> Buffer {
     Buffer::message(Case {
         size: case.size + 16,
         offset: case.offset,
@@ -34,7 +36,7 @@ fn buffer(case: Case) -> Buffer {
 }
 
 /// The key for message `n`: the shared benchmark key with `n` in its first 8 bytes.
-fn next_key(n: &mut u64) -> [u8; 32] {
+pub(super) fn next_key(n: &mut u64) -> [u8; 32] {
     *n += 1;
     let mut key = KEY;
     key[..8].copy_from_slice(&n.to_le_bytes());

@@ -101,6 +101,50 @@ pub const NAMES: &[&str] = &[
     "memmove",
 ];
 
+/// A peer that a cargo feature adds (it links a system library), and whether this
+/// build has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionalPeer {
+    /// The column name.
+    pub name: &'static str,
+    /// The cargo feature of the `ragged` crate that adds it.
+    pub feature: &'static str,
+    /// Built into this binary.
+    pub built: bool,
+}
+
+/// OpenSSL's libcrypto (`openssl.rs`).
+pub const OPENSSL: OptionalPeer = OptionalPeer {
+    name: "openssl",
+    feature: "openssl",
+    built: cfg!(feature = "openssl"),
+};
+
+/// libsodium (`sodium.rs`).
+pub const SODIUM: OptionalPeer = OptionalPeer {
+    name: "libsodium",
+    feature: "sodium",
+    built: cfg!(feature = "sodium"),
+};
+
+/// The cargo features of this build that add peers, e.g. `["openssl"]`.
+pub fn features() -> Vec<&'static str> {
+    [OPENSSL, SODIUM]
+        .iter()
+        .filter(|p| p.built)
+        .map(|p| p.feature)
+        .collect()
+}
+
+/// The optional peers of primitive `name`, built in or not.
+pub fn optional_peers(name: &str) -> &'static [OptionalPeer] {
+    match name {
+        "chacha20" | "chacha20-poly1305" => &[OPENSSL, SODIUM],
+        "xchacha20" | "xchacha20-poly1305" | "chacha20-poly1305-open" | "poly1305" => &[SODIUM],
+        _ => &[],
+    }
+}
+
 /// The sizes `name` is measured at when `--sizes` is not given.
 pub fn default_sizes(name: &str) -> &'static [usize] {
     match name {

@@ -1,14 +1,17 @@
 //! The results as text tables and as JSON.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::registry::Role;
+use super::registry::{self, Role};
 use super::timing::{Measurement, Results};
 
 /// One table per primitive: a row per case, a column per implementation (MB/s), and
-/// a last column with ragged's rate over the best peer's.
+/// a last column with ragged's rate over the best peer's. Under a table whose
+/// primitive has peers that this build left out, a line names them and the cargo
+/// feature that adds them: the best peer is then only the best of those shown.
 pub fn tables(cpu: &str, run: &Results) -> String {
     let results = &run.measurements;
     let mut out = String::new();
@@ -62,8 +65,29 @@ pub fn tables(cpu: &str, run: &Results) -> String {
         }
         let _ = writeln!(out, "\n{primitive}");
         out.push_str(&align(&table));
+        out.push_str(&missing_peers(primitive));
     }
     out
+}
+
+/// The line under `primitive`'s table naming the peers not built in, or nothing.
+fn missing_peers(primitive: &str) -> String {
+    let missing: Vec<_> = registry::optional_peers(primitive)
+        .iter()
+        .filter(|p| !p.built)
+        .collect();
+    if missing.is_empty() {
+        return String::new();
+    }
+    let names: Vec<_> = missing.iter().map(|p| p.name).collect();
+    let features: Vec<_> = missing.iter().map(|p| p.feature).collect();
+    format!(
+        "not built in: {} (the best peer is of the columns above; add {} with \
+         `cargo build --release -p ragged --features {}`)\n",
+        names.join(", "),
+        if missing.len() == 1 { "it" } else { "them" },
+        features.join(",")
+    )
 }
 
 /// Right-aligned columns, two spaces apart.
@@ -103,9 +127,37 @@ fn unique<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
     seen
 }
 
+/// What makes a saved run comparable with another later: the build, the machine, the
+/// backends ragged chose and how long it measured. The JSON's top-level fields, before
+/// `results`.
+#[derive(Serialize, Debug)]
+pub struct Meta {
+    /// `CARGO_PKG_VERSION`.
+    pub ragged_version: &'static str,
+    /// The commit built from, when built from a git checkout; `null` otherwise.
+    pub git_commit: Option<&'static str>,
+    /// The cargo features built in that add peers (`openssl`, `sodium`).
+    pub features: Vec<&'static str>,
+    /// `arch-os`, e.g. `x86_64-linux`.
+    pub target: String,
+    /// The model name the OS reports.
+    pub cpu: String,
+    /// The SIMD features ragged looks for that this CPU has.
+    pub cpu_features: Vec<&'static str>,
+    /// The backend (or copy strategy) ragged dispatched to, per primitive.
+    pub backends: BTreeMap<&'static str, String>,
+    /// The peers built in, each with its library's version.
+    pub peers: BTreeMap<&'static str, String>,
+    /// Rounds run (the median is over these).
+    pub rounds: usize,
+    /// The mean length of one timed sample, in milliseconds.
+    pub mean_sample_ms: f64,
+}
+
 #[derive(Serialize)]
 struct Json<'a> {
-    cpu: &'a str,
+    #[serde(flatten)]
+    meta: &'a Meta,
     results: Vec<JsonResult<'a>>,
 }
 
@@ -118,11 +170,11 @@ struct JsonResult<'a> {
     mb_per_s: f64,
 }
 
-/// `{"cpu": …, "results": [{"primitive", "implementation", "size", "offset",
-/// "mb_per_s"}, …]}`, MB/s rounded to 0.1.
-pub fn json(cpu: &str, results: &[Measurement]) -> String {
+/// `{` [`Meta`]'s fields `, "results": [{"primitive", "implementation", "size",
+/// "offset", "mb_per_s"}, …]}`, MB/s rounded to 0.1.
+pub fn json(meta: &Meta, results: &[Measurement]) -> String {
     let doc = Json {
-        cpu,
+        meta,
         results: results
             .iter()
             .map(|m| JsonResult {
@@ -206,17 +258,82 @@ mod tests {
             .collect();
         assert_eq!(labels, ["1420-1", "1420+710"], "{text}");
         let doc: serde_json::Value =
-            serde_json::from_str(&json("cpu x", &run.measurements)).unwrap();
+            serde_json::from_str(&json(&meta(), &run.measurements)).unwrap();
         assert_eq!(doc["results"][0]["offset"], -1);
         assert_eq!(doc["results"][1]["offset"], 710);
+    }
+
+    fn meta() -> Meta {
+        Meta {
+            ragged_version: "0.1.0",
+            git_commit: None,
+            features: vec!["sodium"],
+            target: "x86_64-linux".into(),
+            cpu: "cpu x".into(),
+            cpu_features: vec!["sse2", "avx2"],
+            backends: [("chacha20", "avx2".to_string())].into(),
+            peers: [("ring", "0.17.14".to_string())].into(),
+            rounds: 15,
+            mean_sample_ms: 2.0,
+        }
+    }
+
+    #[test]
+    fn a_line_under_a_table_names_the_peers_not_built_in() {
+        let run = Results {
+            measurements: vec![m("ragged", Role::Ragged, 64, 1.0)],
+            rounds: 1,
+            mean_sample: Duration::from_millis(2),
+        };
+        let text = tables("test cpu", &run);
+        let line = text.lines().find(|l| l.starts_with("not built in: "));
+        match (cfg!(feature = "openssl"), cfg!(feature = "sodium")) {
+            (true, true) => assert_eq!(line, None, "{text}"),
+            (false, false) => assert!(
+                line.unwrap().contains("openssl, libsodium")
+                    && line.unwrap().contains("--features openssl,sodium"),
+                "{text}"
+            ),
+            (false, true) => assert!(line.unwrap().contains("--features openssl`"), "{text}"),
+            (true, false) => assert!(line.unwrap().contains("--features sodium`"), "{text}"),
+        }
+        // memcpy has no optional peer: never a line.
+        let copied = Measurement {
+            primitive: "memcpy",
+            ..m("ragged", Role::Ragged, 64, 1.0)
+        };
+        let run = Results {
+            measurements: vec![copied],
+            ..run
+        };
+        assert!(!tables("test cpu", &run).contains("not built in"));
     }
 
     #[test]
     fn json_has_exactly_the_agreed_fields() {
         let doc: serde_json::Value =
-            serde_json::from_str(&json("cpu x", &[m("ragged", Role::Ragged, 1420, 5012.34)]))
+            serde_json::from_str(&json(&meta(), &[m("ragged", Role::Ragged, 1420, 5012.34)]))
                 .unwrap();
+        let top: Vec<_> = doc.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(
+            top,
+            [
+                "backends",
+                "cpu",
+                "cpu_features",
+                "features",
+                "git_commit",
+                "mean_sample_ms",
+                "peers",
+                "ragged_version",
+                "results",
+                "rounds",
+                "target"
+            ]
+        );
         assert_eq!(doc["cpu"], "cpu x");
+        assert_eq!(doc["git_commit"], serde_json::Value::Null);
+        assert_eq!(doc["backends"]["chacha20"], "avx2");
         let r = &doc["results"][0];
         let keys: Vec<_> = r.as_object().unwrap().keys().cloned().collect();
         assert_eq!(keys.len(), 5);
