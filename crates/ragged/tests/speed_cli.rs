@@ -393,6 +393,20 @@ fn the_tables_name_the_peers_not_built_in() {
     }
 }
 
+/// On a non-terminal stderr there is no trace of the progress bar.
+#[test]
+fn no_progress_on_a_pipe() {
+    let out = speed(&["poly1305", "--rounds", "2", "--sizes", "64,1K"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "{stderr:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !stdout.contains('\r') && !stdout.contains('\u{1b}') && !stdout.contains("eta "),
+        "{stdout:?}"
+    );
+}
+
 #[test]
 fn bad_sizes_and_primitives_are_refused() {
     for args in [&["--sizes", "4X"][..], &["--sizes", "0"], &["nosuchcipher"]] {

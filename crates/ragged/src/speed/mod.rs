@@ -195,7 +195,7 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
     let progress = Progress::on_stderr();
     let results = timing::run(&primitives, plan, progress.bar());
     // Reported last (see `progress`): the results go out first, wherever they can.
-    let drawn = progress.finish();
+    let drawn = progress.finish(results.is_ok());
     let run = results?;
     let results = &run.measurements;
 

@@ -1,17 +1,24 @@
 //! The progress bar on stderr while the benchmark runs.
 //!
+//! Its position and length are milliseconds (elapsed, and elapsed plus predicted; see
+//! `timing.rs`), so the ETA it shows is the length less the position, not indicatif's
+//! estimate from the rate of the first ticks. A run that completes leaves the bar at
+//! 100% above the results; a run that fails clears it.
+//!
 //! Drawn only when stderr is a terminal (and `TERM` is not `dumb`), as indicatif's own
-//! stderr target does. That target drops the errors of its draws; this one keeps the
+//! stderr target does: nothing of it reaches a pipe or a file. That target drops the errors of its draws; this one keeps the
 //! first and hands it to `main` once the run is over, so a terminal that fails mid-run
 //! is reported like any other failed write. It is reported after the report is
 //! written, not instead of it: the tables may still reach a redirected stdout. After a
 //! failed draw nothing more is drawn.
 
+use std::fmt;
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use console::Term;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle, TermLike};
 
 /// indicatif's own rate for a terminal.
 const REFRESH_HZ: u8 = 20;
@@ -44,12 +51,21 @@ impl Progress {
 
     fn to(target: ProgressDrawTarget, failure: Failure) -> Progress {
         let style = ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {percent:>3}% eta {eta} {msg}",
+            "{elapsed_precise} [{bar:40}] {percent:>3}% eta {left} {msg}",
         )
         .expect("a valid template")
+        .with_key("left", |state: &ProgressState, w: &mut dyn fmt::Write| {
+            let _ = match state.len() {
+                Some(len) => w.write_str(&duration(Duration::from_millis(
+                    len.saturating_sub(state.pos()),
+                ))),
+                None => w.write_str("?"),
+            };
+        })
         .progress_chars("=> ");
         Progress {
-            bar: ProgressBar::with_draw_target(Some(0), target).with_style(style),
+            // No length until the run can predict one.
+            bar: ProgressBar::with_draw_target(None, target).with_style(style),
             failure,
         }
     }
@@ -59,13 +75,32 @@ impl Progress {
         &self.bar
     }
 
-    /// Clears the bar; then the first draw that failed, if any, as the CLI's error.
-    pub fn finish(self) -> Result<(), String> {
-        self.bar.finish_and_clear();
+    /// Ends the bar: at 100% and left in view when the run `completed` (the results
+    /// follow it), cleared when it did not; then the first draw that failed, if any, as
+    /// the CLI's error.
+    pub fn finish(self, completed: bool) -> Result<(), String> {
+        if completed {
+            let length = self.bar.length().unwrap_or(0).max(self.bar.position());
+            self.bar.set_length(length.max(1));
+            self.bar.set_position(length.max(1));
+            self.bar.finish();
+        } else {
+            self.bar.finish_and_clear();
+        }
         match take(&self.failure) {
             Some(message) => Err(message),
             None => Ok(()),
         }
+    }
+}
+
+/// A remaining time as `7s`, `1m 05s`, `2h 03m`.
+fn duration(d: Duration) -> String {
+    let s = d.as_secs() + u64::from(d.subsec_millis() >= 500);
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s / 60 % 60),
     }
 }
 
@@ -207,15 +242,32 @@ mod tests {
         }
         assert_eq!(gone.attempts.load(Ordering::Relaxed), 1);
         assert_eq!(
-            progress.finish(),
+            progress.finish(true),
             Err("writing stderr: terminal gone".to_string())
         );
     }
 
     #[test]
     fn a_hidden_bar_finishes_cleanly() {
-        let progress = Progress::to(ProgressDrawTarget::hidden(), Failure::default());
-        progress.bar().inc(1);
-        assert_eq!(progress.finish(), Ok(()));
+        for completed in [true, false] {
+            let progress = Progress::to(ProgressDrawTarget::hidden(), Failure::default());
+            progress.bar().set_length(100);
+            progress.bar().inc(57);
+            let bar = progress.bar().clone();
+            assert_eq!(progress.finish(completed), Ok(()));
+            if completed {
+                assert_eq!(bar.position(), 100);
+                assert_eq!(bar.length(), Some(100));
+            }
+        }
+    }
+
+    #[test]
+    fn remaining_times_read_as_a_person_would() {
+        let s = Duration::from_secs;
+        assert_eq!(duration(Duration::ZERO), "0s");
+        assert_eq!(duration(Duration::from_millis(52_600)), "53s");
+        assert_eq!(duration(s(65)), "1m 05s");
+        assert_eq!(duration(s(7380)), "2h 03m");
     }
 }

@@ -7,6 +7,16 @@
 //! C A B, …), so slow drifts of the machine (other load, clock speed) fall on all of
 //! them alike. Each sample starts with one untimed call to bring the cell's buffers
 //! back into cache. The reported figure is the median over the rounds.
+//!
+//! The progress bar counts milliseconds: its position is the time elapsed, its length
+//! that plus the time predicted to remain, so its percentage and its ETA agree. The
+//! prediction comes from the plan, not from the rate of the first ticks. Until every
+//! cell has run once (the output check) there is none (the ETA shows `?`); then a
+//! sample is taken to last the planned length, or that first call and its warming one
+//! where they take longer; once a cell is calibrated, its sample is timed once as the
+//! rounds will take it (one extra sample per cell, which also warms it); once a round
+//! is over, a round takes the mean of the rounds so far. The rounds in all are the
+//! plan's, cut where the deadline will stop them.
 
 use std::time::{Duration, Instant};
 
@@ -80,10 +90,55 @@ pub fn cells(primitives: &[Primitive]) -> usize {
         .sum()
 }
 
+/// The progress bar in milliseconds (see the module docs).
+struct Clock<'a> {
+    bar: &'a ProgressBar,
+    start: Instant,
+}
+
+impl Clock<'_> {
+    /// Shows the time elapsed, and `remaining` more to come.
+    fn show(&self, remaining: Duration) {
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let elapsed = self.start.elapsed();
+        self.bar
+            .set_length(ms(elapsed).saturating_add(ms(remaining)));
+        self.bar.set_position(ms(elapsed));
+    }
+}
+
+/// The rounds a run of `plan` will take in all, predicted when `started` rounds have
+/// begun and will be over `end` after the first round began, each further round
+/// taking `round`. A round begins while fewer than `plan.rounds` are done and either
+/// fewer than `plan.min_rounds` or the deadline has not passed (as in [`run`]).
+fn predicted_rounds(plan: &Plan, started: usize, end: Duration, round: Duration) -> usize {
+    let Some(deadline) = plan.deadline else {
+        return plan.rounds.max(started);
+    };
+    let round = round.max(Duration::from_nanos(1));
+    let floor = plan.min_rounds.clamp(started, plan.rounds.max(started));
+    let end = end.saturating_add(times(round, floor - started));
+    let extra = if end < deadline {
+        (deadline - end).as_secs_f64() / round.as_secs_f64()
+    } else {
+        0.0
+    };
+    (floor + extra.ceil() as usize).min(plan.rounds.max(floor))
+}
+
+/// `d` times `n`, saturating.
+fn times(d: Duration, n: usize) -> Duration {
+    d.saturating_mul(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
 struct Cell {
     runner: Box<dyn Runner>,
     /// Calls per sample.
     calls: u64,
+    /// How long the first call took (cold buffers).
+    first: Duration,
+    /// The predicted length of one sample (its calls and the warming one).
+    estimate: Duration,
     /// Bytes per second, one per round.
     rates: Vec<f64>,
 }
@@ -102,9 +157,33 @@ pub fn run(
     plan: Plan,
     progress: &ProgressBar,
 ) -> Result<Results, String> {
-    progress.set_length(((plan.rounds + 1) * cells(primitives)) as u64);
+    let clock = Clock {
+        bar: progress,
+        start: Instant::now(),
+    };
+    // Calibration and rounds still to come, predicted: `calibration` left to
+    // calibrate, then rounds of `round` each.
+    let ahead = |calibration: Duration, round: Duration| {
+        let rounds = predicted_rounds(&plan, 0, Duration::ZERO, round);
+        calibration.saturating_add(times(round, rounds))
+    };
+    // Before every implementation has run once, nothing is predicted: the bar has no
+    // length yet (its ETA reads `?`); a 400 MB copy's first call alone can take seconds.
+    progress.set_message("preparing buffers and checking outputs");
     let mut groups = prepare(primitives)?;
 
+    // Each cell has run once: a sample is at least that call and its warming one,
+    // and calibrating takes half a sample (a doubling series up to an eighth of one,
+    // then two batches of that size) or four calls, then one whole sample.
+    let guess_sample = |cell: &Cell| plan.sample.max(cell.first * 2);
+    let guess_calibration =
+        |cell: &Cell| (plan.sample / 2).max(cell.first * 4) + guess_sample(cell);
+    let all = || groups.iter().flat_map(|g| &g.cells);
+    let mut calibration_left: Duration = all().map(guess_calibration).sum();
+    let mut round_estimate: Duration = all().map(guess_sample).sum();
+    let mut guessed = Duration::ZERO;
+    let calibration = Instant::now();
+    clock.show(ahead(calibration_left, round_estimate));
     for group in &mut groups {
         progress.set_message(format!(
             "calibrating {} {}",
@@ -113,7 +192,17 @@ pub fn run(
         ));
         for cell in &mut group.cells {
             cell.calls = calibrate(cell.runner.as_mut(), plan.sample);
-            progress.inc(1);
+            // The predicted sample: one sample as the rounds will take it.
+            let started = Instant::now();
+            sample(cell.runner.as_mut(), cell.calls);
+            cell.estimate = started.elapsed();
+            round_estimate = round_estimate.saturating_sub(guess_sample(cell)) + cell.estimate;
+            // The rest of calibration at the pace of the cells calibrated so far.
+            let guess = guess_calibration(cell);
+            guessed += guess;
+            calibration_left = calibration_left.saturating_sub(guess);
+            let pace = calibration.elapsed().as_secs_f64() / guessed.as_secs_f64().max(1e-9);
+            clock.show(ahead(calibration_left.mul_f64(pace), round_estimate));
         }
     }
 
@@ -121,6 +210,8 @@ pub fn run(
     let mut samples: u32 = 0;
     let mut rounds = 0;
     let start = Instant::now();
+    // The predicted length of a round: calibrated until one is over, then measured.
+    let mut round_length = round_estimate.max(Duration::from_micros(1));
     while rounds < plan.rounds {
         if let Some(deadline) = plan.deadline
             && rounds >= plan.min_rounds
@@ -130,7 +221,7 @@ pub fn run(
         }
         let round = rounds;
         rounds += 1;
-        progress.set_message(format!("round {rounds}/{}", plan.rounds));
+        let mut done_in_round = Duration::ZERO;
         for group in &mut groups {
             let n = group.cells.len();
             // Rotated by one each round, and backwards every other cycle of n rounds,
@@ -144,10 +235,21 @@ pub fn run(
                 samples = samples.saturating_add(1);
                 let bytes = group.case.size as f64 * cell.calls as f64;
                 cell.rates.push(bytes / elapsed.as_secs_f64().max(1e-9));
-                progress.inc(1);
+                // What is left of this round, at this round's predicted pace.
+                done_in_round += cell.estimate;
+                let left_of_round = round_length.mul_f64(
+                    1.0 - (done_in_round.as_secs_f64() / round_estimate.as_secs_f64().max(1e-9))
+                        .min(1.0),
+                );
+                let total =
+                    predicted_rounds(&plan, rounds, start.elapsed() + left_of_round, round_length);
+                progress.set_message(format!("round {rounds}/{total}"));
+                clock.show(left_of_round.saturating_add(times(round_length, total - rounds)));
             }
         }
+        round_length = (start.elapsed() / rounds as u32).max(Duration::from_micros(1));
     }
+    progress.set_message(format!("round {rounds}/{rounds}"));
 
     let mut out = Vec::new();
     for group in groups {
@@ -180,11 +282,15 @@ fn prepare(primitives: &[Primitive]) -> Result<Vec<Group>, String> {
                 .map(|imp| Cell {
                     runner: imp.prepare(case),
                     calls: 1,
+                    first: Duration::ZERO,
+                    estimate: Duration::ZERO,
                     rates: Vec::new(),
                 })
                 .collect();
             for cell in &mut cells {
+                let started = Instant::now();
                 cell.runner.run();
+                cell.first = started.elapsed();
             }
             if let Some((first, rest)) = cells.split_first() {
                 for (cell, imp) in rest.iter().zip(&primitive.implementations[1..]) {
@@ -348,6 +454,33 @@ mod tests {
         assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
         assert_eq!(median(vec![]), 0.0);
+    }
+
+    #[test]
+    fn the_predicted_rounds_stop_where_the_run_will() {
+        let ms = Duration::from_millis;
+        let plan = Plan {
+            rounds: 100,
+            sample: ms(2),
+            deadline: Some(ms(1000)),
+            min_rounds: 15,
+        };
+        // Rounds of 50 ms: the 20th ends at the deadline, when no other begins.
+        assert_eq!(predicted_rounds(&plan, 0, ms(0), ms(50)), 20);
+        // Rounds of 40 ms: the deadline passes during the 25th, 25 in all.
+        assert_eq!(predicted_rounds(&plan, 0, ms(0), ms(40)), 25);
+        // Slow rounds: the floor of 15 runs whatever the deadline.
+        assert_eq!(predicted_rounds(&plan, 3, ms(900), ms(500)), 15);
+        // Past the floor and the deadline: the round under way is the last.
+        assert_eq!(predicted_rounds(&plan, 17, ms(1100), ms(60)), 17);
+        // Fast rounds: never more than planned.
+        assert_eq!(predicted_rounds(&plan, 0, ms(0), ms(1)), 100);
+        // No deadline: every planned round.
+        let all = Plan {
+            deadline: None,
+            ..plan
+        };
+        assert_eq!(predicted_rounds(&all, 0, ms(0), ms(500)), 100);
     }
 
     #[test]
