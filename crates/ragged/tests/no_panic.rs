@@ -509,6 +509,8 @@ fn flags<'p>(sub: &str, p: &'p Pools) -> Vec<(&'static str, Option<&'p [OsString
             ("--plot", Some(&p.out_path[..])),
             ("--quick", None),
             ("--backends", None),
+            ("--plot-log-y", None),
+            ("--plot-linear-y", None),
         ],
         _ => Vec::new(),
     }
@@ -874,6 +876,10 @@ fn every_subcommand() -> Vec<(Vec<&'static str>, Input)> {
         (speed.clone(), Input::Null),
         ([&speed[..], &["--json", "-"]].concat(), Input::Null),
         ([&speed[..], &["--plot", "-"]].concat(), Input::Null),
+        (
+            [&speed[..], &["--plot", "-", "--plot-log-y"]].concat(),
+            Input::Null,
+        ),
         (vec!["--help"], Input::Null),
         (vec!["xor", "--help"], Input::Null),
         (vec!["help", "open"], Input::Null),

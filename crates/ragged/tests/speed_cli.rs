@@ -450,3 +450,29 @@ fn quick_aeads_have_ragged_its_backends_and_the_peers() {
     }
     assert!(!has("xchacha20-poly1305", "ring"));
 }
+
+#[test]
+fn the_chart_y_scale_flags() {
+    let chart = |flag: &str| {
+        let out = speed(&[
+            "poly1305", "--rounds", "1", "--sizes", "64,1K", "--plot", "-", flag,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(chart("--plot-log-y").contains("MB/s (log scale)"));
+    assert!(!chart("--plot-linear-y").contains("MB/s (log scale)"));
+    // Without a chart, or both at once: a usage error.
+    for args in [
+        &["poly1305", "--rounds", "1", "--plot-log-y"][..],
+        &["poly1305", "--plot", "-", "--plot-log-y", "--plot-linear-y"],
+    ] {
+        let out = speed(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+    }
+}

@@ -102,9 +102,17 @@ pub struct SpeedArgs {
     #[arg(long, value_name = "PATH|-")]
     json: Option<PathBuf>,
     /// Also draw MB/s against size as an SVG chart at PATH (`-` for stdout; the tables
-    /// then go to stderr).
+    /// then go to stderr): a panel per primitive, in a grid that fits a 1920x1080
+    /// screen; memcpy and memmove with a line per implementation and offset.
     #[arg(long, value_name = "PATH.svg|-")]
     plot: Option<PathBuf>,
+    /// The chart's y axis (MB/s) on a log scale in every panel [default: log where a
+    /// panel's rates span more than 10x, linear from 0 otherwise].
+    #[arg(long, requires = "plot", conflicts_with = "plot_linear_y")]
+    plot_log_y: bool,
+    /// The chart's y axis linear from 0 in every panel.
+    #[arg(long, requires = "plot")]
+    plot_linear_y: bool,
 }
 
 /// The backend (or copy strategy) ragged dispatches each of the primitives `names` to
@@ -228,7 +236,12 @@ pub fn run(args: SpeedArgs) -> Result<(), String> {
         sink.write(report::json(&meta, results).as_bytes(), "JSON")?;
     }
     if let Some(sink) = &mut chart {
-        sink.write(plot::svg(&cpu, results)?.as_bytes(), "chart")?;
+        let scale = match (args.plot_log_y, args.plot_linear_y) {
+            (true, _) => plot::YScale::Log,
+            (_, true) => plot::YScale::Linear,
+            _ => plot::YScale::Auto,
+        };
+        sink.write(plot::svg(&cpu, results, scale)?.as_bytes(), "chart")?;
         writeln!(out::stderr(), "chart written to {}", sink.describe())?;
     }
     drawn
