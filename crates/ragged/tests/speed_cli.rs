@@ -288,17 +288,28 @@ fn json_says_which_build_machine_and_backends_measured() {
         ]
     );
     assert_eq!(doc["ragged_version"], env!("CARGO_PKG_VERSION"));
-    // The commit git names for this checkout; null where git cannot say (no git, or
-    // not a checkout: the build script then has nothing to read either).
-    let head = std::process::Command::new("git")
-        .args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    match head {
-        Some(head) => assert_eq!(doc["git_commit"], head.as_str()),
-        None => assert!(doc["git_commit"].is_null(), "{}", doc["git_commit"]),
+    // A commit of this checkout's history (HEAD when built, and HEAD may have moved on
+    // since); null where git cannot say (no git, or not a checkout: the build script
+    // then had nothing to read either).
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(["-C", env!("CARGO_MANIFEST_DIR")])
+            .args(args)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if git(&["rev-parse", "HEAD"]) {
+        let commit = doc["git_commit"].as_str().expect("a commit");
+        assert!(
+            commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{commit}"
+        );
+        assert!(
+            git(&["merge-base", "--is-ancestor", commit, "HEAD"]),
+            "{commit}"
+        );
+    } else {
+        assert!(doc["git_commit"].is_null(), "{}", doc["git_commit"]);
     }
     let mut features = Vec::new();
     if cfg!(feature = "openssl") {
