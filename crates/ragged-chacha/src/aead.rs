@@ -13,6 +13,7 @@ use crate::chacha::ChaCha;
 use crate::error::Error;
 pub use crate::poly1305::TAG_LEN;
 use crate::poly1305::{AeadMac, tag_verdict, tags_equal};
+use crate::state::State;
 use crate::variant::{self, Variant};
 use crate::wipe::wipe;
 
@@ -114,6 +115,11 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         Ok(self)
     }
 
+    /// The key, for the bursts.
+    pub(crate) fn key(&self) -> &[u8; 32] {
+        &self.key
+    }
+
     /// The ChaCha backend in use.
     pub fn backend(&self) -> Backend {
         self.route.backend()
@@ -136,12 +142,7 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     ) -> Result<[u8; TAG_LEN], Error> {
         check_len(buf.len())?;
         let state = <V as variant::sealed::Sealed>::state(&self.key, nonce.as_ref());
-        let mut mac = AeadMac::new(aad, self.mac_route);
-        let (ptr, len) = (buf.as_mut_ptr(), buf.len());
-        // SAFETY: in place over `buf`; the backend was checked available when chosen;
-        // the length check keeps the payload within blocks 1..2^32.
-        unsafe { self.route.seal(&state, ptr, ptr, len, &mut mac) };
-        Ok(mac.finish(buf))
+        Ok(seal_checked(self.route, self.mac_route, &state, aad, buf))
     }
 
     /// Decrypts `buf` in place and checks `tag` over `aad` and the ciphertext, in one
@@ -163,18 +164,7 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     ) -> Result<(), Error> {
         check_len(buf.len())?;
         let state = <V as variant::sealed::Sealed>::state(&self.key, nonce.as_ref());
-        let mut mac = AeadMac::new(aad, self.mac_route);
-        let (ptr, len) = (buf.as_mut_ptr(), buf.len());
-        // The kernel decrypts in place: the ciphertext's last partial block is kept
-        // for the MAC first.
-        let tail = tail_words(&buf[len & !15..]);
-        // SAFETY: in place over `buf`; the backend was checked available when chosen;
-        // the length check keeps the payload within blocks 1..2^32.
-        unsafe { self.route.open(&state, ptr, ptr, len, &mut mac) };
-        let mut expected = mac.finish_tail(tail, len);
-        let equal = tags_equal(&expected, tag);
-        wipe(&mut expected);
-        tag_verdict(equal, buf)
+        open_checked(self.route, self.mac_route, &state, aad, buf, tag)
     }
 
     /// Encrypts `plaintext` into a new vector: the ciphertext followed by the 16-byte
@@ -238,8 +228,58 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     }
 }
 
+/// The single-message seal of `buf` in place under `state` (a message's initial state),
+/// returning the tag; the one body of [`ChaChaPoly1305::encrypt_in_place_detached`]
+/// and of the bursts' loop over items.
+///
+/// The caller has checked `buf` against [`MAX_PLAINTEXT_LEN`] and `backend` and
+/// `mac_backend` available (as every value of them held by a cipher is).
+pub(crate) fn seal_checked(
+    route: Route,
+    mac_route: MacRoute,
+    state: &State,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; TAG_LEN] {
+    debug_assert!(check_len(buf.len()).is_ok() && route.backend().is_available());
+    let mut mac = AeadMac::new(aad, mac_route);
+    let (ptr, len) = (buf.as_mut_ptr(), buf.len());
+    // SAFETY: in place over `buf`; the backend is available (caller); the caller's
+    // length check keeps the payload within blocks 1..2^32.
+    unsafe { route.seal(state, ptr, ptr, len, &mut mac) };
+    mac.finish(buf)
+}
+
+/// The single-message open of `buf` in place under `state`, checking `tag`: the one
+/// body of [`ChaChaPoly1305::decrypt_in_place_detached`] and of the bursts' loop. On
+/// a mismatch `buf` is zeroed and the error is [`Error::AuthenticationFailed`].
+///
+/// The caller's checks are as for [`seal_checked`].
+pub(crate) fn open_checked(
+    route: Route,
+    mac_route: MacRoute,
+    state: &State,
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8; TAG_LEN],
+) -> Result<(), Error> {
+    debug_assert!(check_len(buf.len()).is_ok() && route.backend().is_available());
+    let mut mac = AeadMac::new(aad, mac_route);
+    let (ptr, len) = (buf.as_mut_ptr(), buf.len());
+    // The kernel decrypts in place: the ciphertext's last partial block is kept
+    // for the MAC first.
+    let tail = tail_words(&buf[len & !15..]);
+    // SAFETY: in place over `buf`; the backend is available (caller); the caller's
+    // length check keeps the payload within blocks 1..2^32.
+    unsafe { route.open(state, ptr, ptr, len, &mut mac) };
+    let mut expected = mac.finish_tail(tail, len);
+    let equal = tags_equal(&expected, tag);
+    wipe(&mut expected);
+    tag_verdict(equal, buf)
+}
+
 /// Refuses payloads the 32-bit block counter cannot cover.
-fn check_len(len: usize) -> Result<(), Error> {
+pub(crate) fn check_len(len: usize) -> Result<(), Error> {
     let length = len as u64;
     if length > MAX_PLAINTEXT_LEN {
         return Err(Error::MessageTooLong {

@@ -52,6 +52,19 @@ pub enum Error {
         /// The longest message allowed, 274,877,906,880 bytes.
         max: u64,
     },
+    /// A burst (`seal_burst`, `open_burst`, `xor_burst`, [`crate::Burst`]) was refused
+    /// whole, before any item was written, because item `index` is invalid: the first
+    /// such item. `requested` is what it asks for, `allowed` the most it may: AEAD
+    /// message bytes against the AEAD's limit, or keystream bytes from its counter
+    /// against what remains before the counter's end.
+    InvalidBurstItem {
+        /// The index of the first invalid item in the burst.
+        index: usize,
+        /// Bytes the item asks for.
+        requested: u128,
+        /// Bytes the item may ask for at most.
+        allowed: u128,
+    },
 }
 
 impl fmt::Display for Error {
@@ -85,6 +98,14 @@ impl fmt::Display for Error {
             Error::MessageTooLong { length, max } => write!(
                 f,
                 "message of {length} bytes is longer than the AEAD allows ({max} bytes)"
+            ),
+            Error::InvalidBurstItem {
+                index,
+                requested,
+                allowed,
+            } => write!(
+                f,
+                "burst refused, nothing written: item {index} asks for {requested} bytes, at most {allowed} are allowed"
             ),
         }
     }

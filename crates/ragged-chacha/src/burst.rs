@@ -1,0 +1,531 @@
+//! Bursts: many messages sealed, opened or XORed in one call.
+//!
+//! A burst is a slice of items, each a whole message with its own nonce (and, in the
+//! keyed forms, its own key), of any mix of lengths, empty ones included. Every item's
+//! result is exactly what the single-message call gives for it. The rules:
+//!
+//! - **all or nothing up front**: every item is checked (AEAD message lengths against
+//!   [`MAX_PLAINTEXT_LEN`], keystream requests against the counter's end) before any
+//!   item is written; a burst with an invalid item is refused whole with
+//!   [`Error::InvalidBurstItem`], naming the first bad index;
+//! - **per-item verdicts** when opening: each item's tag is compared in constant time;
+//!   an item whose tag fails is zeroed, the others are decrypted, and the verdicts go
+//!   to a slice the caller provides (no allocation: `no_std` works);
+//! - no allocation, and no limit on the burst's size.
+//!
+//! The forms: [`ChaChaPoly1305::seal_burst`] and [`ChaChaPoly1305::open_burst`] under
+//! the AEAD's one key (a connection's packets); [`Burst::seal`], [`Burst::open`] with a
+//! key per item ([`Keyed`]: a burst that spans peers); [`Burst::xor`] (and
+//! [`ChaCha::xor_burst`]) for raw keystream, each item with its own key, nonce and
+//! starting block counter (QUIC header protection is many one-block items).
+//!
+//! ```
+//! use ragged_chacha::{ChaCha20Poly1305, burst::{OpenItem, SealItem}};
+//!
+//! let aead = ChaCha20Poly1305::new(&[7; 32]);
+//! let (mut a, mut b) = (*b"first packet", *b"second, longer packet");
+//! let mut items = [
+//!     SealItem::new([1; 12], b"hdr 1", &mut a),
+//!     SealItem::new([2; 12], b"", &mut b),
+//! ];
+//! aead.seal_burst(&mut items).unwrap();
+//! let tags = [items[0].tag, items[1].tag];
+//!
+//! let mut forged = tags[1];
+//! forged[0] ^= 1;
+//! let mut items = [
+//!     OpenItem::new([1; 12], b"hdr 1", &mut a, tags[0]),
+//!     OpenItem::new([2; 12], b"", &mut b, forged),
+//! ];
+//! let mut verdicts = [Ok(()); 2];
+//! assert!(aead.open_burst(&mut items, &mut verdicts).is_err());
+//! assert_eq!(verdicts, [Ok(()), Err(ragged_chacha::Error::AuthenticationFailed)]);
+//! assert_eq!(&a, b"first packet");
+//! assert_eq!(b, [0; 21]); // the forged item is zeroed
+//! ```
+
+use crate::aead::{AeadVariant, ChaChaPoly1305, MAX_PLAINTEXT_LEN, TAG_LEN};
+use crate::backend::poly1305::Poly1305Backend;
+use crate::backend::{Backend, MacRoute, Route};
+use crate::chacha::ChaCha;
+use crate::error::Error;
+use crate::state::State;
+use crate::variant::Variant;
+use crate::variant::sealed::Sealed;
+
+/// One message of a sealing burst: sealed in place, its tag written to `tag`.
+pub struct SealItem<'a, V: AeadVariant> {
+    /// The message's nonce (unique under its key).
+    pub nonce: V::Nonce,
+    /// The associated data, authenticated but not encrypted.
+    pub aad: &'a [u8],
+    /// The plaintext, replaced by the ciphertext.
+    pub buf: &'a mut [u8],
+    /// The tag, written by the seal.
+    pub tag: [u8; TAG_LEN],
+}
+
+impl<'a, V: AeadVariant> SealItem<'a, V> {
+    /// An item to seal `buf` in place under `nonce` with `aad` (its tag still zero).
+    pub fn new(nonce: V::Nonce, aad: &'a [u8], buf: &'a mut [u8]) -> Self {
+        SealItem {
+            nonce,
+            aad,
+            buf,
+            tag: [0; TAG_LEN],
+        }
+    }
+}
+
+/// One message of an opening burst: checked against `tag`, then decrypted in place
+/// (or zeroed, if the tag does not match).
+pub struct OpenItem<'a, V: AeadVariant> {
+    /// The message's nonce.
+    pub nonce: V::Nonce,
+    /// The associated data.
+    pub aad: &'a [u8],
+    /// The ciphertext, replaced by the plaintext (or zeros, on a tag mismatch).
+    pub buf: &'a mut [u8],
+    /// The tag received with the message.
+    pub tag: [u8; TAG_LEN],
+}
+
+impl<'a, V: AeadVariant> OpenItem<'a, V> {
+    /// An item to open `buf` in place under `nonce` with `aad`, checking `tag`.
+    pub fn new(nonce: V::Nonce, aad: &'a [u8], buf: &'a mut [u8], tag: [u8; TAG_LEN]) -> Self {
+        OpenItem {
+            nonce,
+            aad,
+            buf,
+            tag,
+        }
+    }
+}
+
+/// An item with its own key, for the bursts of [`Burst`]: `Keyed<SealItem<_>>`,
+/// `Keyed<OpenItem<_>>`.
+pub struct Keyed<'a, T> {
+    /// The item's key.
+    pub key: &'a [u8; 32],
+    /// The item itself.
+    pub item: T,
+}
+
+impl<'a, T> Keyed<'a, T> {
+    /// `item` under `key`.
+    pub fn new(key: &'a [u8; 32], item: T) -> Self {
+        Keyed { key, item }
+    }
+}
+
+/// One message of a keystream burst: the keystream of `key` and `nonce` from block
+/// `counter` XORed into `buf` in place.
+pub struct XorItem<'a, V: Variant> {
+    /// The item's key.
+    pub key: &'a [u8; 32],
+    /// The item's nonce.
+    pub nonce: V::Nonce,
+    /// The first keystream block used (the variant's counter width).
+    pub counter: V::Counter,
+    /// The bytes to XOR, in place.
+    pub buf: &'a mut [u8],
+}
+
+impl<'a, V: Variant> XorItem<'a, V> {
+    /// The keystream of `key`, `nonce` from block `counter` into `buf`.
+    pub fn new(key: &'a [u8; 32], nonce: V::Nonce, counter: V::Counter, buf: &'a mut [u8]) -> Self {
+        XorItem {
+            key,
+            nonce,
+            counter,
+            buf,
+        }
+    }
+}
+
+/// Bursts whose items carry their own keys, on chosen backends.
+///
+/// ```
+/// use ragged_chacha::burst::{Keyed, SealItem, XorItem};
+/// use ragged_chacha::{Burst, ChaCha20, ChaCha20Poly1305};
+///
+/// let (k1, k2) = ([1; 32], [2; 32]);
+/// let (mut a, mut b) = ([0u8; 64], [0u8; 5]);
+/// let mut items = [
+///     Keyed::new(&k1, SealItem::<ragged_chacha::variant::Ietf<20>>::new([0; 12], b"", &mut a)),
+///     Keyed::new(&k2, SealItem::new([9; 12], b"aad", &mut b)),
+/// ];
+/// Burst::new().seal(&mut items).unwrap();
+/// let mut c = [0u8; 5];
+/// let tag = ChaCha20Poly1305::new(&k2).encrypt_in_place_detached(&[9; 12], b"aad", &mut c).unwrap();
+/// let sealed_tag = items[1].item.tag;
+/// assert_eq!((b, sealed_tag), (c, tag));
+///
+/// // QUIC header protection: one block of keystream per packet, its own counter.
+/// let mut masks = [[0u8; 5]; 2];
+/// let [m1, m2] = &mut masks;
+/// let mut items = [XorItem::new(&k1, [3; 12], 7, m1), XorItem::new(&k2, [4; 12], 9, m2)];
+/// ChaCha20::xor_burst(&mut items).unwrap();
+/// let mut m = [0u8; 5];
+/// ChaCha20::with_counter(&k2, &[4; 12], 9).apply_keystream(&mut m);
+/// assert_eq!(masks[1], m);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Burst {
+    backend: Backend,
+    mac_backend: Poly1305Backend,
+}
+
+impl Default for Burst {
+    fn default() -> Self {
+        Burst::new()
+    }
+}
+
+impl Burst {
+    /// Bursts on the fastest ChaCha and Poly1305 backends the CPU has.
+    pub fn new() -> Self {
+        Burst {
+            backend: Backend::detect(),
+            mac_backend: Poly1305Backend::detect(),
+        }
+    }
+
+    /// The same, with the keystream on `backend`.
+    ///
+    /// # Errors
+    /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
+    pub fn with_backend(mut self, backend: Backend) -> Result<Self, Error> {
+        if !backend.is_available() {
+            return Err(Error::BackendUnavailable {
+                backend: backend.name(),
+            });
+        }
+        self.backend = backend;
+        Ok(self)
+    }
+
+    /// The same, with the MAC on `backend`.
+    ///
+    /// # Errors
+    /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
+    pub fn with_mac_backend(mut self, backend: Poly1305Backend) -> Result<Self, Error> {
+        self.mac_backend = backend.checked()?;
+        Ok(self)
+    }
+
+    /// The ChaCha backend in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Seals every item in place under its own key, writing each tag.
+    ///
+    /// # Errors
+    /// [`Error::InvalidBurstItem`] for the first item longer than
+    /// [`MAX_PLAINTEXT_LEN`]; nothing is written then.
+    pub fn seal<V: AeadVariant>(
+        &self,
+        items: &mut [Keyed<'_, SealItem<'_, V>>],
+    ) -> Result<(), Error> {
+        seal_items(self.backend, self.mac_backend, None, items)
+    }
+
+    /// Opens every item in place under its own key, writing item `i`'s verdict to
+    /// `verdicts[i]`: `Ok(())`, or [`Error::AuthenticationFailed`] with the item zeroed.
+    ///
+    /// # Errors
+    /// [`Error::AuthenticationFailed`] if any item failed (see `verdicts` for which);
+    /// [`Error::InvalidBurstItem`] for the first item longer than
+    /// [`MAX_PLAINTEXT_LEN`], and [`Error::LengthMismatch`] if `verdicts` is not as
+    /// long as `items`: nothing is written then, not even a verdict.
+    pub fn open<V: AeadVariant>(
+        &self,
+        items: &mut [Keyed<'_, OpenItem<'_, V>>],
+        verdicts: &mut [Result<(), Error>],
+    ) -> Result<(), Error> {
+        open_items(self.backend, self.mac_backend, None, items, verdicts)
+    }
+
+    /// XORs each item's keystream into its buffer in place.
+    ///
+    /// # Errors
+    /// [`Error::InvalidBurstItem`] for the first item that needs keystream past the
+    /// end of its block counter; nothing is written then.
+    pub fn xor<V: Variant>(&self, items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
+        xor_items(self.backend, items)
+    }
+}
+
+impl<V: AeadVariant> ChaChaPoly1305<V> {
+    /// Seals every item in place under this AEAD's key, writing each tag: for each,
+    /// what [`ChaChaPoly1305::encrypt_in_place_detached`] gives.
+    ///
+    /// # Errors
+    /// [`Error::InvalidBurstItem`] for the first item longer than
+    /// [`MAX_PLAINTEXT_LEN`]; nothing is written then.
+    pub fn seal_burst(&self, items: &mut [SealItem<'_, V>]) -> Result<(), Error> {
+        seal_items(self.backend(), self.mac_backend(), Some(self.key()), items)
+    }
+
+    /// Opens every item in place under this AEAD's key, writing item `i`'s verdict to
+    /// `verdicts[i]`: `Ok(())` with the plaintext in its buffer, or
+    /// [`Error::AuthenticationFailed`] with its buffer zeroed, as
+    /// [`ChaChaPoly1305::decrypt_in_place_detached`] does. Tags are compared in
+    /// constant time, each item on its own.
+    ///
+    /// # Errors
+    /// [`Error::AuthenticationFailed`] if any item failed (see `verdicts` for which);
+    /// [`Error::InvalidBurstItem`] for the first item longer than
+    /// [`MAX_PLAINTEXT_LEN`], and [`Error::LengthMismatch`] if `verdicts` is not as
+    /// long as `items`: nothing is written then, not even a verdict.
+    pub fn open_burst(
+        &self,
+        items: &mut [OpenItem<'_, V>],
+        verdicts: &mut [Result<(), Error>],
+    ) -> Result<(), Error> {
+        open_items(
+            self.backend(),
+            self.mac_backend(),
+            Some(self.key()),
+            items,
+            verdicts,
+        )
+    }
+}
+
+impl<V: Variant> ChaCha<V> {
+    /// XORs each item's keystream (its key and nonce, from its block counter) into its
+    /// buffer in place, on the fastest backend the CPU has; see [`Burst::xor`] to
+    /// choose one.
+    ///
+    /// # Errors
+    /// [`Error::InvalidBurstItem`] for the first item that needs keystream past the
+    /// end of its block counter; nothing is written then.
+    pub fn xor_burst(items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
+        xor_items(Backend::detect(), items)
+    }
+}
+
+/// What the AEAD bursts need of an item, keyed or not.
+pub(crate) trait AeadItem<V: AeadVariant> {
+    /// The item's own key, if it has one.
+    fn own_key(&self) -> Option<&[u8; 32]>;
+    /// The nonce, AAD, buffer and tag.
+    fn parts(&mut self) -> (&V::Nonce, &[u8], &mut [u8], &mut [u8; TAG_LEN]);
+    /// The buffer's length.
+    fn len(&self) -> usize;
+}
+
+macro_rules! aead_item {
+    ($item:ident) => {
+        impl<V: AeadVariant> AeadItem<V> for $item<'_, V> {
+            #[inline(always)]
+            fn own_key(&self) -> Option<&[u8; 32]> {
+                None
+            }
+            #[inline(always)]
+            fn parts(&mut self) -> (&V::Nonce, &[u8], &mut [u8], &mut [u8; TAG_LEN]) {
+                (&self.nonce, self.aad, &mut *self.buf, &mut self.tag)
+            }
+            #[inline(always)]
+            fn len(&self) -> usize {
+                self.buf.len()
+            }
+        }
+
+        impl<V: AeadVariant> AeadItem<V> for Keyed<'_, $item<'_, V>> {
+            #[inline(always)]
+            fn own_key(&self) -> Option<&[u8; 32]> {
+                Some(self.key)
+            }
+            #[inline(always)]
+            fn parts(&mut self) -> (&V::Nonce, &[u8], &mut [u8], &mut [u8; TAG_LEN]) {
+                self.item.parts()
+            }
+            #[inline(always)]
+            fn len(&self) -> usize {
+                self.item.buf.len()
+            }
+        }
+    };
+}
+aead_item!(SealItem);
+aead_item!(OpenItem);
+
+/// Checks every item's length against [`MAX_PLAINTEXT_LEN`]: the first too long is the
+/// error.
+fn check_aead_items<V: AeadVariant>(items: &[impl AeadItem<V>]) -> Result<(), Error> {
+    for (index, item) in items.iter().enumerate() {
+        let length = item.len() as u128;
+        if length > u128::from(MAX_PLAINTEXT_LEN) {
+            return Err(Error::InvalidBurstItem {
+                index,
+                requested: length,
+                allowed: u128::from(MAX_PLAINTEXT_LEN),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The initial state of `item` under its own key, or else `key`.
+#[inline(always)]
+fn item_state<V: AeadVariant>(item: &mut impl AeadItem<V>, key: Option<&[u8; 32]>) -> State {
+    let key = item
+        .own_key()
+        .or(key)
+        .copied()
+        .expect("a one-key burst passes its key; keyed items have their own");
+    let (nonce, ..) = item.parts();
+    <V as Sealed>::state(&key, nonce.as_ref())
+}
+
+/// The AEAD seal of every item (after checking them all).
+fn seal_items<V: AeadVariant>(
+    backend: Backend,
+    mac_backend: Poly1305Backend,
+    key: Option<&[u8; 32]>,
+    items: &mut [impl AeadItem<V>],
+) -> Result<(), Error> {
+    check_aead_items(items)?;
+    for item in items.iter_mut() {
+        let state = item_state(item, key);
+        let (_, aad, buf, tag) = item.parts();
+        *tag = crate::aead::seal_checked(
+            Route::pinned(backend),
+            MacRoute::pinned(mac_backend),
+            &state,
+            aad,
+            buf,
+        );
+    }
+    Ok(())
+}
+
+/// The AEAD open of every item (after checking them all), verdicts to `verdicts`.
+fn open_items<V: AeadVariant>(
+    backend: Backend,
+    mac_backend: Poly1305Backend,
+    key: Option<&[u8; 32]>,
+    items: &mut [impl AeadItem<V>],
+    verdicts: &mut [Result<(), Error>],
+) -> Result<(), Error> {
+    if verdicts.len() != items.len() {
+        return Err(Error::LengthMismatch {
+            input: items.len(),
+            output: verdicts.len(),
+        });
+    }
+    check_aead_items(items)?;
+    let mut all = Ok(());
+    for (item, verdict) in items.iter_mut().zip(verdicts.iter_mut()) {
+        let state = item_state(item, key);
+        let (_, aad, buf, tag) = item.parts();
+        let tag = *tag;
+        *verdict = crate::aead::open_checked(
+            Route::pinned(backend),
+            MacRoute::pinned(mac_backend),
+            &state,
+            aad,
+            buf,
+            &tag,
+        );
+        if verdict.is_err() {
+            all = Err(Error::AuthenticationFailed);
+        }
+    }
+    all
+}
+
+/// The keystream XOR of every item (after checking them all).
+fn xor_items<V: Variant>(backend: Backend, items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
+    let end = V::BLOCKS * 64;
+    for (index, item) in items.iter().enumerate() {
+        let start = u128::from(item.counter.into()) * 64;
+        let requested = item.buf.len() as u128;
+        // A counter of the variant's width is at most the end, so this cannot wrap.
+        if requested > end - start {
+            return Err(Error::InvalidBurstItem {
+                index,
+                requested,
+                allowed: end - start,
+            });
+        }
+    }
+    for item in items.iter_mut() {
+        if item.buf.is_empty() {
+            continue;
+        }
+        let state = <V as Sealed>::state(item.key, item.nonce.as_ref());
+        let (ptr, len) = (item.buf.as_mut_ptr(), item.buf.len());
+        // SAFETY: in place over the item's buffer; the backend is available (every
+        // `Backend` a burst holds was checked); the check above keeps every block of
+        // the item within its counter's range.
+        unsafe { backend.xor_keystream(&state, item.counter.into(), ptr, ptr, len) };
+    }
+    Ok(())
+}
+
+#[cfg(all(test, target_pointer_width = "64"))]
+mod tests {
+    use super::*;
+    use crate::variant::Ietf;
+
+    /// An item that claims a length no buffer here can have, to reach the AEAD's
+    /// length limit; its real buffer is four bytes.
+    struct Claims {
+        len: usize,
+        buf: [u8; 4],
+        nonce: [u8; 12],
+        tag: [u8; TAG_LEN],
+    }
+
+    impl AeadItem<Ietf<20>> for Claims {
+        fn own_key(&self) -> Option<&[u8; 32]> {
+            None
+        }
+        fn parts(&mut self) -> (&[u8; 12], &[u8], &mut [u8], &mut [u8; TAG_LEN]) {
+            (&self.nonce, &[], &mut self.buf, &mut self.tag)
+        }
+        fn len(&self) -> usize {
+            self.len
+        }
+    }
+
+    fn burst() -> [Claims; 4] {
+        let max = MAX_PLAINTEXT_LEN as usize;
+        [4, max, max + 1, max + 2].map(|len| Claims {
+            len,
+            buf: [7; 4],
+            nonce: [1; 12],
+            tag: [9; TAG_LEN],
+        })
+    }
+
+    #[test]
+    fn an_item_past_the_aead_limit_refuses_the_burst_untouched() {
+        let refused = Err(Error::InvalidBurstItem {
+            index: 2,
+            requested: u128::from(MAX_PLAINTEXT_LEN) + 1,
+            allowed: u128::from(MAX_PLAINTEXT_LEN),
+        });
+        for backend in Backend::available() {
+            let mac = Poly1305Backend::detect();
+            let mut items = burst();
+            assert_eq!(
+                seal_items(backend, mac, Some(&[0; 32]), &mut items),
+                refused
+            );
+            let mut verdicts = [Ok(()); 4];
+            assert_eq!(
+                open_items(backend, mac, Some(&[0; 32]), &mut items, &mut verdicts),
+                refused
+            );
+            assert_eq!(verdicts, [Ok(()); 4]);
+            for item in &items {
+                assert_eq!((item.buf, item.tag), ([7; 4], [9; TAG_LEN]));
+            }
+        }
+    }
+}
