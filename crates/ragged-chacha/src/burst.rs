@@ -45,13 +45,16 @@
 //! ```
 
 use crate::aead::{AeadVariant, ChaChaPoly1305, MAX_PLAINTEXT_LEN, TAG_LEN};
+use crate::backend::generic::{Absorb, Job};
 use crate::backend::poly1305::Poly1305Backend;
 use crate::backend::{Backend, MacRoute, Route};
 use crate::chacha::ChaCha;
 use crate::error::Error;
+use crate::poly1305::{AeadMac, tag_verdict, tags_equal};
 use crate::state::State;
 use crate::variant::Variant;
 use crate::variant::sealed::Sealed;
+use crate::wipe::wipe;
 
 /// One message of a sealing burst: sealed in place, its tag written to `tag`.
 pub struct SealItem<'a, V: AeadVariant> {
@@ -381,6 +384,11 @@ fn item_state<V: AeadVariant>(item: &mut impl AeadItem<V>, key: Option<&[u8; 32]
     <V as Sealed>::state(&key, nonce.as_ref())
 }
 
+/// Items the lane kernel takes at a time: their states, jobs (and AEAD key blocks)
+/// live on the stack for the group. Lanes are refilled across the items of a group;
+/// only the group's last blocks run with lanes idle.
+const GROUP: usize = 32;
+
 /// The AEAD seal of every item (after checking them all).
 fn seal_items<V: AeadVariant>(
     backend: Backend,
@@ -389,18 +397,80 @@ fn seal_items<V: AeadVariant>(
     items: &mut [impl AeadItem<V>],
 ) -> Result<(), Error> {
     check_aead_items(items)?;
-    for item in items.iter_mut() {
-        let state = item_state(item, key);
-        let (_, aad, buf, tag) = item.parts();
-        *tag = crate::aead::seal_checked(
-            Route::pinned(backend),
-            MacRoute::pinned(mac_backend),
-            &state,
-            aad,
-            buf,
-        );
+    if !backend.has_lane_bursts() {
+        for item in items.iter_mut() {
+            let state = item_state(item, key);
+            let (_, aad, buf, tag) = item.parts();
+            *tag = crate::aead::seal_checked(
+                Route::pinned(backend),
+                MacRoute::pinned(mac_backend),
+                &state,
+                aad,
+                buf,
+            );
+        }
+        return Ok(());
+    }
+    for group in items.chunks_mut(GROUP) {
+        let states = group_states(group, key);
+        let mut keys = [[0u8; 64]; GROUP];
+        let kp = keys.as_mut_ptr();
+        // Item i: its key block (block 0, into `keys[i]`), then its message from block 1.
+        let mut bufs = group.iter_mut().map(|item| {
+            let buf = item.parts().2;
+            (buf.as_mut_ptr(), buf.len())
+        });
+        let mut message = (core::ptr::null_mut(), 0);
+        let jobs: [Job<'_>; 2 * GROUP] = core::array::from_fn(|j| {
+            let (i, state) = (j / 2, &states[j / 2]);
+            if j % 2 == 0 {
+                message = bufs.next().unwrap_or((core::ptr::null_mut(), 0));
+                // SAFETY: `i < GROUP`: within `keys`.
+                let key = unsafe { kp.add(i) }.cast::<u8>();
+                let len = if message.0.is_null() { 0 } else { 64 };
+                Job {
+                    state,
+                    counter: 0,
+                    input: key,
+                    output: key,
+                    len,
+                }
+            } else {
+                Job {
+                    state,
+                    counter: 1,
+                    input: message.0,
+                    output: message.0,
+                    len: message.1,
+                }
+            }
+        });
+        // SAFETY: the backend is available (every `Backend` here was checked); each
+        // job is in place over its own item's buffer or key block, all disjoint; the
+        // length check keeps every message within blocks 1..2^32.
+        unsafe { backend.xor_burst(&jobs[..2 * group.len()], states[0].double_rounds) };
+        for (item, key) in group.iter_mut().zip(&keys) {
+            let (_, aad, buf, tag) = item.parts();
+            let mut mac = AeadMac::new(aad, MacRoute::pinned(mac_backend));
+            mac.key(key);
+            mac.absorb(&buf[..buf.len() & !15]);
+            *tag = mac.finish(buf);
+        }
+        keys[..group.len()].iter_mut().for_each(wipe);
     }
     Ok(())
+}
+
+/// The initial states of a group's items (a zero key's past the group's end).
+fn group_states<V: AeadVariant>(
+    group: &mut [impl AeadItem<V>],
+    key: Option<&[u8; 32]>,
+) -> [State; GROUP] {
+    let mut items = group.iter_mut();
+    core::array::from_fn(|_| match items.next() {
+        Some(item) => item_state(item, key),
+        None => State::new(&[0; 32], [0; 3], V::ROUNDS / 2),
+    })
 }
 
 /// The AEAD open of every item (after checking them all), verdicts to `verdicts`.
@@ -419,21 +489,82 @@ fn open_items<V: AeadVariant>(
     }
     check_aead_items(items)?;
     let mut all = Ok(());
-    for (item, verdict) in items.iter_mut().zip(verdicts.iter_mut()) {
-        let state = item_state(item, key);
-        let (_, aad, buf, tag) = item.parts();
-        let tag = *tag;
-        *verdict = crate::aead::open_checked(
-            Route::pinned(backend),
-            MacRoute::pinned(mac_backend),
-            &state,
-            aad,
-            buf,
-            &tag,
-        );
-        if verdict.is_err() {
-            all = Err(Error::AuthenticationFailed);
+    if !backend.has_lane_bursts() {
+        for (item, verdict) in items.iter_mut().zip(verdicts.iter_mut()) {
+            let state = item_state(item, key);
+            let (_, aad, buf, tag) = item.parts();
+            let tag = *tag;
+            *verdict = crate::aead::open_checked(
+                Route::pinned(backend),
+                MacRoute::pinned(mac_backend),
+                &state,
+                aad,
+                buf,
+                &tag,
+            );
+            if verdict.is_err() {
+                all = Err(Error::AuthenticationFailed);
+            }
         }
+        return all;
+    }
+    for (group, verdicts) in items.chunks_mut(GROUP).zip(verdicts.chunks_mut(GROUP)) {
+        let states = group_states(group, key);
+        // The key blocks first (block 0 of each item), all in one burst.
+        let mut keys = [[0u8; 64]; GROUP];
+        let kp = keys.as_mut_ptr();
+        let jobs: [Job<'_>; GROUP] = core::array::from_fn(|i| {
+            // SAFETY: `i < GROUP`: within `keys`.
+            let key = unsafe { kp.add(i) }.cast::<u8>();
+            Job {
+                state: &states[i],
+                counter: 0,
+                input: key,
+                output: key,
+                len: 64,
+            }
+        });
+        // SAFETY: the backend is available; each job is in place over its own key
+        // block.
+        unsafe { backend.xor_burst(&jobs[..group.len()], states[0].double_rounds) };
+        // Each item's tag over its ciphertext; a mismatch zeroes the item.
+        for ((item, key), verdict) in group.iter_mut().zip(&keys).zip(verdicts.iter_mut()) {
+            let (_, aad, buf, tag) = item.parts();
+            let mut mac = AeadMac::new(aad, MacRoute::pinned(mac_backend));
+            mac.key(key);
+            mac.absorb(&buf[..buf.len() & !15]);
+            let mut expected = mac.finish(buf);
+            let equal = tags_equal(&expected, tag);
+            wipe(&mut expected);
+            *verdict = tag_verdict(equal, buf);
+            if verdict.is_err() {
+                all = Err(Error::AuthenticationFailed);
+            }
+        }
+        keys[..group.len()].iter_mut().for_each(wipe);
+        // Then the messages that authenticated, from block 1.
+        let mut bufs = group
+            .iter_mut()
+            .zip(verdicts.iter())
+            .map(|(item, verdict)| {
+                let buf = item.parts().2;
+                let len = if verdict.is_ok() { buf.len() } else { 0 };
+                (buf.as_mut_ptr(), len)
+            });
+        let jobs: [Job<'_>; GROUP] = core::array::from_fn(|i| {
+            let (ptr, len) = bufs.next().unwrap_or((core::ptr::null_mut(), 0));
+            Job {
+                state: &states[i],
+                counter: 1,
+                input: ptr,
+                output: ptr,
+                len,
+            }
+        });
+        // SAFETY: the backend is available; each job is in place over its own item's
+        // buffer, all disjoint; the length check keeps every message within blocks
+        // 1..2^32.
+        unsafe { backend.xor_burst(&jobs[..group.len()], states[0].double_rounds) };
     }
     all
 }
@@ -453,79 +584,30 @@ fn xor_items<V: Variant>(backend: Backend, items: &mut [XorItem<'_, V>]) -> Resu
             });
         }
     }
-    for item in items.iter_mut() {
-        if item.buf.is_empty() {
-            continue;
-        }
-        let state = <V as Sealed>::state(item.key, item.nonce.as_ref());
-        let (ptr, len) = (item.buf.as_mut_ptr(), item.buf.len());
-        // SAFETY: in place over the item's buffer; the backend is available (every
-        // `Backend` a burst holds was checked); the check above keeps every block of
-        // the item within its counter's range.
-        unsafe { backend.xor_keystream(&state, item.counter.into(), ptr, ptr, len) };
+    for group in items.chunks_mut(GROUP) {
+        let mut items = group.iter_mut();
+        let states: [State; GROUP] = core::array::from_fn(|_| match items.next() {
+            Some(item) => <V as Sealed>::state(item.key, item.nonce.as_ref()),
+            None => State::new(&[0; 32], [0; 3], V::ROUNDS / 2),
+        });
+        let mut items = group.iter_mut();
+        let jobs: [Job<'_>; GROUP] = core::array::from_fn(|i| {
+            let (ptr, len, counter) = match items.next() {
+                Some(item) => (item.buf.as_mut_ptr(), item.buf.len(), item.counter.into()),
+                None => (core::ptr::null_mut(), 0, 0),
+            };
+            Job {
+                state: &states[i],
+                counter,
+                input: ptr,
+                output: ptr,
+                len,
+            }
+        });
+        // SAFETY: the backend is available (every `Backend` a burst holds was
+        // checked); each job is in place over its own item's buffer, all disjoint; the
+        // check above keeps every block of every item within its counter's range.
+        unsafe { backend.xor_burst(&jobs[..group.len()], V::ROUNDS / 2) };
     }
     Ok(())
-}
-
-#[cfg(all(test, target_pointer_width = "64"))]
-mod tests {
-    use super::*;
-    use crate::variant::Ietf;
-
-    /// An item that claims a length no buffer here can have, to reach the AEAD's
-    /// length limit; its real buffer is four bytes.
-    struct Claims {
-        len: usize,
-        buf: [u8; 4],
-        nonce: [u8; 12],
-        tag: [u8; TAG_LEN],
-    }
-
-    impl AeadItem<Ietf<20>> for Claims {
-        fn own_key(&self) -> Option<&[u8; 32]> {
-            None
-        }
-        fn parts(&mut self) -> (&[u8; 12], &[u8], &mut [u8], &mut [u8; TAG_LEN]) {
-            (&self.nonce, &[], &mut self.buf, &mut self.tag)
-        }
-        fn len(&self) -> usize {
-            self.len
-        }
-    }
-
-    fn burst() -> [Claims; 4] {
-        let max = MAX_PLAINTEXT_LEN as usize;
-        [4, max, max + 1, max + 2].map(|len| Claims {
-            len,
-            buf: [7; 4],
-            nonce: [1; 12],
-            tag: [9; TAG_LEN],
-        })
-    }
-
-    #[test]
-    fn an_item_past_the_aead_limit_refuses_the_burst_untouched() {
-        let refused = Err(Error::InvalidBurstItem {
-            index: 2,
-            requested: u128::from(MAX_PLAINTEXT_LEN) + 1,
-            allowed: u128::from(MAX_PLAINTEXT_LEN),
-        });
-        for backend in Backend::available() {
-            let mac = Poly1305Backend::detect();
-            let mut items = burst();
-            assert_eq!(
-                seal_items(backend, mac, Some(&[0; 32]), &mut items),
-                refused
-            );
-            let mut verdicts = [Ok(()); 4];
-            assert_eq!(
-                open_items(backend, mac, Some(&[0; 32]), &mut items, &mut verdicts),
-                refused
-            );
-            assert_eq!(verdicts, [Ok(()); 4]);
-            for item in &items {
-                assert_eq!((item.buf, item.tag), ([7; 4], [9; TAG_LEN]));
-            }
-        }
-    }
 }

@@ -260,6 +260,27 @@ impl Backend {
     }
 }
 
+impl Backend {
+    /// Whether the backend runs bursts with lanes across messages (the lane backends
+    /// of x86-64 and aarch64); the others loop over their single-message kernels.
+    #[inline]
+    pub(crate) fn has_lane_bursts(self) -> bool {
+        self != Backend::Portable && (self != Backend::Neon || cfg!(aarch64_neon))
+    }
+
+    /// XORs every job's keystream into its destination: lanes across the jobs on the
+    /// lane backends, else one job after the other (see [`generic::xor_burst`]).
+    ///
+    /// # Safety
+    /// `self.is_available()`; the contract of [`generic::xor_burst`].
+    #[inline]
+    pub(crate) unsafe fn xor_burst(self, jobs: &[generic::Job<'_>], double_rounds: u32) {
+        // SAFETY: forwarded; `self.is_available()` means the entry point's target
+        // features are present.
+        unsafe { entry_point!(self, xor_burst(jobs, double_rounds)) }
+    }
+}
+
 #[cfg(all(test, arm_neon))]
 mod arm_detection {
     use super::{Backend, arm};

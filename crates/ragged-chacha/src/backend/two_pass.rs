@@ -6,9 +6,9 @@
 use super::generic::Absorb;
 use crate::state::State;
 
-/// Defines `seal` and `open` in the invoking module, the entry points every backend
-/// exports beside its `xor_keystream`, as [`seal`] and [`open`] over that
-/// `xor_keystream`.
+/// Defines `seal`, `open` and `xor_burst` in the invoking module, the entry points
+/// every backend exports beside its `xor_keystream`, as [`seal`] and [`open`] over that
+/// `xor_keystream`, and a burst as a loop over it (no lanes across messages here).
 macro_rules! entry_points {
     () => {
         /// The AEAD seal in two passes over the message ([`two_pass::seal`]).
@@ -47,6 +47,21 @@ macro_rules! entry_points {
             // SAFETY: forwarded; the CPU condition is the caller's.
             unsafe {
                 $crate::backend::two_pass::open(xor_keystream, state, input, output, len, mac)
+            }
+        }
+
+        /// A burst ([`generic::xor_burst`]'s contract) as a loop over
+        /// `xor_keystream`, one job after the other.
+        ///
+        /// # Safety
+        /// The CPU can run this module's `xor_keystream`; the contract of
+        /// [`generic::xor_burst`].
+        ///
+        /// [`generic::xor_burst`]: crate::backend::generic::xor_burst
+        pub(crate) unsafe fn xor_burst(jobs: &[$crate::backend::generic::Job<'_>], _: u32) {
+            for job in jobs.iter().filter(|job| job.len != 0) {
+                // SAFETY: forwarded, job by job; the CPU condition is the caller's.
+                unsafe { xor_keystream(job.state, job.counter, job.input, job.output, job.len) };
             }
         }
     };

@@ -2,8 +2,8 @@
 //! lane types and target features, and this instantiates the kernel's three entry
 //! points for it (`x86_64::{sse2, ssse3, avx2, avx512}`, `aarch64::neon`).
 
-/// Defines one backend's entry points, the same three every backend exports
-/// (`<name>::xor_keystream`, `<name>::seal`, `<name>::open`): the generic kernel
+/// Defines one backend's entry points, the same four every backend exports
+/// (`<name>::xor_keystream`, `<name>::seal`, `<name>::open`, `<name>::xor_burst`): the generic kernel
 /// instantiated with the given lane types (wide, middle, narrow vertical; row form)
 /// under `target_feature`. The lane types must be in scope where it is invoked.
 macro_rules! entry_points {
@@ -67,6 +67,18 @@ macro_rules! entry_points {
             ) {
                 // SAFETY: as for `xor_keystream`.
                 unsafe { generic::open::<$wide, $rows, A>(state, input, output, len, mac) }
+            }
+
+            /// The burst kernel ([`generic::xor_burst`]) on this backend: the wide
+            /// lanes across the jobs.
+            ///
+            /// # Safety
+            /// The CPU has the features named in `target_feature`; the contract of
+            /// [`generic::xor_burst`].
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn xor_burst(jobs: &[generic::Job<'_>], double_rounds: u32) {
+                // SAFETY: as for `xor_keystream`.
+                unsafe { generic::xor_burst::<$wide>(jobs, double_rounds) }
             }
         }
     };

@@ -13,12 +13,15 @@
 //!         transpose; XOR whole vectors; the ISA's tail trick     lanes.rs (per ISA)
 //! seal/open: the key block inside the first batch, the MAC       aead.rs
 //!            between the rounds of the next
+//! bursts: one block of a different message in each lane,        burst.rs
+//!         lanes refilled from the next message as theirs end
 //! ```
 //!
 //! One file a concern: `lanes` the operations each instruction set provides, `rounds`
 //! the double rounds and what runs between them, `vertical` the batch of one block a
 //! lane, `scalar` a block in the general-purpose registers beside it, `rows` the row
-//! form, `plan` how a message is cut into batches, `aead` the fused seal and open,
+//! form, `plan` how a message is cut into batches, `aead` the fused seal and open, `burst`
+//! the batches of lanes across messages,
 //! `entry_points` the three functions each instruction set instantiates (the last four
 //! on x86-64 and aarch64 only: `cfg(lane_simd)`, named in `build.rs`). The schedule
 //! each entry point chose is in `backend/schedule.rs`.
@@ -45,8 +48,13 @@ mod aead;
 #[cfg(lane_simd)]
 mod entry_points;
 
+mod burst;
+
 #[cfg(lane_simd)]
 pub(crate) use self::aead::{open, seal};
+pub(crate) use self::burst::Job;
+#[cfg(lane_simd)]
+pub(crate) use self::burst::xor_burst;
 #[cfg(lane_simd)]
 pub(crate) use self::entry_points::entry_points;
 pub(crate) use self::lanes::Lanes;
