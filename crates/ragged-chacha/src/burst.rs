@@ -389,6 +389,13 @@ fn item_state<V: AeadVariant>(item: &mut impl AeadItem<V>, key: Option<&[u8; 32]
 /// only the group's last blocks run with lanes idle.
 const GROUP: usize = 32;
 
+/// The longest AEAD message that goes through the lanes; longer ones take the
+/// single-message path, whose wide batches and row-form remainder are faster for
+/// them (measured in the commit that set it; figures in `docs/tuning.md`).
+const LONG_AEAD: usize = 512;
+/// The same for keystream items.
+const LONG_XOR: usize = 1024;
+
 /// The AEAD seal of every item (after checking them all).
 fn seal_items<V: AeadVariant>(
     backend: Backend,
@@ -418,16 +425,17 @@ fn seal_items<V: AeadVariant>(
         // Item i: its key block (block 0, into `keys[i]`), then its message from block 1.
         let mut bufs = group.iter_mut().map(|item| {
             let buf = item.parts().2;
-            (buf.as_mut_ptr(), buf.len())
+            let lanes = buf.len() <= LONG_AEAD;
+            (buf.as_mut_ptr(), if lanes { buf.len() } else { 0 }, lanes)
         });
-        let mut message = (core::ptr::null_mut(), 0);
+        let mut message = (core::ptr::null_mut(), 0, false);
         let jobs: [Job<'_>; 2 * GROUP] = core::array::from_fn(|j| {
             let (i, state) = (j / 2, &states[j / 2]);
             if j % 2 == 0 {
-                message = bufs.next().unwrap_or((core::ptr::null_mut(), 0));
+                message = bufs.next().unwrap_or((core::ptr::null_mut(), 0, false));
                 // SAFETY: `i < GROUP`: within `keys`.
                 let key = unsafe { kp.add(i) }.cast::<u8>();
-                let len = if message.0.is_null() { 0 } else { 64 };
+                let len = if message.2 { 64 } else { 0 };
                 Job {
                     state,
                     counter: 0,
@@ -449,8 +457,18 @@ fn seal_items<V: AeadVariant>(
         // job is in place over its own item's buffer or key block, all disjoint; the
         // length check keeps every message within blocks 1..2^32.
         unsafe { backend.xor_burst(&jobs[..2 * group.len()], states[0].double_rounds) };
-        for (item, key) in group.iter_mut().zip(&keys) {
+        for ((item, key), state) in group.iter_mut().zip(&keys).zip(&states) {
             let (_, aad, buf, tag) = item.parts();
+            if buf.len() > LONG_AEAD {
+                *tag = crate::aead::seal_checked(
+                    Route::pinned(backend),
+                    MacRoute::pinned(mac_backend),
+                    state,
+                    aad,
+                    buf,
+                );
+                continue;
+            }
             let mut mac = AeadMac::new(aad, MacRoute::pinned(mac_backend));
             mac.key(key);
             mac.absorb(&buf[..buf.len() & !15]);
@@ -513,30 +531,45 @@ fn open_items<V: AeadVariant>(
         // The key blocks first (block 0 of each item), all in one burst.
         let mut keys = [[0u8; 64]; GROUP];
         let kp = keys.as_mut_ptr();
+        let mut lanes = group.iter().map(|item| item.len() <= LONG_AEAD);
         let jobs: [Job<'_>; GROUP] = core::array::from_fn(|i| {
             // SAFETY: `i < GROUP`: within `keys`.
             let key = unsafe { kp.add(i) }.cast::<u8>();
+            let len = if lanes.next() == Some(true) { 64 } else { 0 };
             Job {
                 state: &states[i],
                 counter: 0,
                 input: key,
                 output: key,
-                len: 64,
+                len,
             }
         });
         // SAFETY: the backend is available; each job is in place over its own key
         // block.
         unsafe { backend.xor_burst(&jobs[..group.len()], states[0].double_rounds) };
         // Each item's tag over its ciphertext; a mismatch zeroes the item.
-        for ((item, key), verdict) in group.iter_mut().zip(&keys).zip(verdicts.iter_mut()) {
+        let each = group.iter_mut().zip(&keys).zip(&states);
+        for (((item, key), state), verdict) in each.zip(verdicts.iter_mut()) {
             let (_, aad, buf, tag) = item.parts();
-            let mut mac = AeadMac::new(aad, MacRoute::pinned(mac_backend));
-            mac.key(key);
-            mac.absorb(&buf[..buf.len() & !15]);
-            let mut expected = mac.finish(buf);
-            let equal = tags_equal(&expected, tag);
-            wipe(&mut expected);
-            *verdict = tag_verdict(equal, buf);
+            if buf.len() > LONG_AEAD {
+                let tag = *tag;
+                *verdict = crate::aead::open_checked(
+                    Route::pinned(backend),
+                    MacRoute::pinned(mac_backend),
+                    state,
+                    aad,
+                    buf,
+                    &tag,
+                );
+            } else {
+                let mut mac = AeadMac::new(aad, MacRoute::pinned(mac_backend));
+                mac.key(key);
+                mac.absorb(&buf[..buf.len() & !15]);
+                let mut expected = mac.finish(buf);
+                let equal = tags_equal(&expected, tag);
+                wipe(&mut expected);
+                *verdict = tag_verdict(equal, buf);
+            }
             if verdict.is_err() {
                 all = Err(Error::AuthenticationFailed);
             }
@@ -548,7 +581,9 @@ fn open_items<V: AeadVariant>(
             .zip(verdicts.iter())
             .map(|(item, verdict)| {
                 let buf = item.parts().2;
-                let len = if verdict.is_ok() { buf.len() } else { 0 };
+                // The long ones are open already.
+                let lanes = verdict.is_ok() && buf.len() <= LONG_AEAD;
+                let len = if lanes { buf.len() } else { 0 };
                 (buf.as_mut_ptr(), len)
             });
         let jobs: [Job<'_>; GROUP] = core::array::from_fn(|i| {
@@ -593,8 +628,10 @@ fn xor_items<V: Variant>(backend: Backend, items: &mut [XorItem<'_, V>]) -> Resu
         let mut items = group.iter_mut();
         let jobs: [Job<'_>; GROUP] = core::array::from_fn(|i| {
             let (ptr, len, counter) = match items.next() {
-                Some(item) => (item.buf.as_mut_ptr(), item.buf.len(), item.counter.into()),
-                None => (core::ptr::null_mut(), 0, 0),
+                Some(item) if item.buf.len() <= LONG_XOR => {
+                    (item.buf.as_mut_ptr(), item.buf.len(), item.counter.into())
+                }
+                _ => (core::ptr::null_mut(), 0, 0),
             };
             Job {
                 state: &states[i],
@@ -608,6 +645,14 @@ fn xor_items<V: Variant>(backend: Backend, items: &mut [XorItem<'_, V>]) -> Resu
         // checked); each job is in place over its own item's buffer, all disjoint; the
         // check above keeps every block of every item within its counter's range.
         unsafe { backend.xor_burst(&jobs[..group.len()], V::ROUNDS / 2) };
+        for (item, state) in group.iter_mut().zip(&states) {
+            if item.buf.len() > LONG_XOR {
+                let (ptr, len) = (item.buf.as_mut_ptr(), item.buf.len());
+                // SAFETY: as for the burst: in place over the item's own buffer, within
+                // its counter's range.
+                unsafe { backend.xor_keystream(state, item.counter.into(), ptr, ptr, len) };
+            }
+        }
     }
     Ok(())
 }

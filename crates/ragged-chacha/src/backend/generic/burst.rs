@@ -4,12 +4,13 @@
 //!
 //! ```text
 //! xor_burst(jobs):
-//!     lane l holds job j: its sixteen initial words in column l of `words`
+//!     lane l holds job j: its sixteen initial words in blocks[l]
 //!     loop:
 //!         every lane whose job is done takes the next non-empty job (refill)
 //!         no lane busy: done
 //!         counter rows of each lane from its own counter
-//!         x = load the word rows; rounds(x); x += rows; transpose
+//!         after refills: rows = untranspose(blocks) (the inverse of the transpose)
+//!         x = rows with each lane's counter words; rounds(x); x += that; transpose
 //!         lane l's block is ks[l * 64 / BYTES ..]: XORed into its job's destination,
 //!             whole vectors, then the ISA's tail trick for a partial last block
 //!         each busy lane: one block on (pointers, counter)
@@ -68,15 +69,17 @@ const FREE: Lane = Lane {
 #[cfg_attr(not(lane_simd), allow(dead_code))]
 #[inline(always)]
 pub(crate) unsafe fn xor_burst<V: Lanes>(jobs: &[Job<'_>], double_rounds: u32) {
-    // `words[w][l]`: word `w` of lane `l`'s block (the counter words set per batch);
-    // row `w` is then one vector load. Word 13 is kept apart: the counter's high half
-    // is added to it.
-    let mut words = [[0u32; 16]; 16];
-    let mut word13 = [0u32; 16];
+    // `blocks[l]`: lane `l`'s initial state, turned into word rows (`V::untranspose`)
+    // after a batch's refills; its counter words come from `lo` and `hi` each batch
+    // (word 13 of the state in `word13`, for the high half to be added to).
+    let mut blocks = [[0u32; 16]; 16];
+    let (mut lo, mut hi, mut word13) = ([0u32; 16], [0u32; 16], [0u32; 16]);
     let mut lanes = [FREE; 16];
     let mut next = 0;
+    // SAFETY: the CPU has V's features.
+    let mut rows: [V; 16] = unsafe { core::array::from_fn(|_| V::splat(0)) };
     loop {
-        let mut busy = false;
+        let (mut busy, mut refilled) = (false, false);
         for (l, lane) in lanes.iter_mut().enumerate().take(V::BLOCKS) {
             if lane.left == 0 {
                 while next < jobs.len() && jobs[next].len == 0 {
@@ -85,9 +88,7 @@ pub(crate) unsafe fn xor_burst<V: Lanes>(jobs: &[Job<'_>], double_rounds: u32) {
                 if next < jobs.len() {
                     let job = &jobs[next];
                     debug_assert_eq!(job.state.double_rounds, double_rounds);
-                    for (w, row) in words.iter_mut().enumerate() {
-                        row[l] = job.state.words[w];
-                    }
+                    blocks[l] = job.state.words;
                     word13[l] = job.state.words[13];
                     *lane = Lane {
                         input: job.input,
@@ -97,21 +98,28 @@ pub(crate) unsafe fn xor_burst<V: Lanes>(jobs: &[Job<'_>], double_rounds: u32) {
                         counter: job.counter,
                     };
                     next += 1;
+                    refilled = true;
                 }
             }
             busy |= lane.left != 0;
-            words[12][l] = lane.counter as u32;
-            words[13][l] = word13[l].wrapping_add((lane.counter >> 32) as u32);
+            lo[l] = lane.counter as u32;
+            hi[l] = word13[l].wrapping_add((lane.counter >> 32) as u32);
         }
         if !busy {
             break;
         }
-        // SAFETY: the CPU has V's features; each row of `words` holds at least
-        // `V::BLOCKS` words (`V::BYTES` bytes). Each busy lane writes at most its job's
-        // next 64 bytes, within the job (`left`), with the job's `done` bytes before
-        // them already final (the tail trick's `before`).
+        // SAFETY: the CPU has V's features; `blocks` holds `16 * V::BYTES` bytes (its
+        // first `V::BLOCKS` lanes), `lo` and `hi` at least `V::BYTES`. Each busy lane
+        // writes at most its job's next 64 bytes, within the job (`left`), with the
+        // job's `done` bytes before them already final (the tail trick's `before`).
         unsafe {
-            let init: [V; 16] = core::array::from_fn(|w| V::load(words[w].as_ptr().cast()));
+            if refilled {
+                let flat = blocks.as_ptr().cast::<u8>();
+                rows = V::untranspose(core::array::from_fn(|i| V::load(flat.add(i * V::BYTES))));
+            }
+            let mut init = rows;
+            init[12] = V::load(lo.as_ptr().cast());
+            init[13] = V::load(hi.as_ptr().cast());
             let mut x = init;
             rounds(&mut x, double_rounds);
             for i in 0..16 {
@@ -147,6 +155,6 @@ pub(crate) unsafe fn xor_burst<V: Lanes>(jobs: &[Job<'_>], double_rounds: u32) {
         }
     }
     // The key words of the last jobs.
-    wipe(&mut words);
+    wipe(&mut blocks);
     wipe(&mut word13);
 }

@@ -39,6 +39,34 @@ pub(crate) unsafe trait Lanes: Copy + Schedule {
     /// Turns sixteen word vectors (word `w` of each block) into sixteen vectors of
     /// keystream in message order: vector `i` is keystream bytes `i*BYTES..(i+1)*BYTES`.
     unsafe fn transpose(x: [Self; 16]) -> [Self; 16];
+    /// The inverse of [`Lanes::transpose`]: sixteen vectors of whole blocks in message
+    /// order (vector `i` is bytes `i*BYTES..(i+1)*BYTES` of `BLOCKS` consecutive
+    /// 16-word blocks) into sixteen word vectors (vector `w` holds word `w` of every
+    /// block). The burst kernel loads each lane's own initial state this way. The
+    /// default goes through memory word by word; a lane type whose `transpose` is its
+    /// own inverse (a square one: 16 lanes) overrides it.
+    #[inline(always)]
+    unsafe fn untranspose(blocks: [Self; 16]) -> [Self; 16] {
+        let mut bytes = [[0u32; 16]; 16];
+        let mut rows = [[0u32; 16]; 16];
+        // SAFETY: the caller upholds the CPU features; every access is within the two
+        // local arrays (`16 * BYTES <= 1024` bytes each).
+        unsafe {
+            let flat = bytes.as_mut_ptr().cast::<u8>();
+            for (i, v) in blocks.iter().enumerate() {
+                v.store(flat.add(i * Self::BYTES));
+            }
+            for (b, block) in bytes.iter().enumerate().take(Self::BLOCKS) {
+                for (w, word) in block.iter().enumerate() {
+                    rows[w][b] = *word;
+                }
+            }
+            crate::wipe::wipe(&mut bytes);
+            let out = core::array::from_fn(|w| Self::load(rows[w].as_ptr().cast()));
+            crate::wipe::wipe(&mut rows);
+            out
+        }
+    }
     /// Unaligned load of `BYTES` bytes.
     unsafe fn load(src: *const u8) -> Self;
     /// Unaligned store of `BYTES` bytes.
