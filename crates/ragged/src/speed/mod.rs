@@ -7,6 +7,7 @@
 //! - `openssl.rs`, `sodium.rs` — the optional peers OpenSSL and libsodium (cargo
 //!   features `openssl` and `sodium`), in every table they have a primitive for
 //! - `aead.rs` — the AEAD implementations: ragged, RustCrypto and ring
+//! - `burst.rs` — bursts: many packets a call, ragged's burst call against loops
 //! - `poly1305.rs` — the MAC alone: ragged (per Poly1305 backend) and RustCrypto
 //! - `memcpy.rs` — the copy implementations: ragged, its word strategy and the peers
 //! - `memmove.rs` — the overlapping moves, by the same implementations as `memcpy.rs`
@@ -17,6 +18,7 @@
 
 mod aead;
 mod aead_open;
+mod burst;
 mod chacha;
 mod memcpy;
 mod memmove;

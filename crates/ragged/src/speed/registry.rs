@@ -99,6 +99,9 @@ pub const NAMES: &[&str] = &[
     "poly1305",
     "memcpy",
     "memmove",
+    "chacha20-poly1305-burst",
+    "chacha20-poly1305-open-burst",
+    "chacha20-burst",
 ];
 
 /// A peer that a cargo feature adds (it links a system library), and whether this
@@ -150,6 +153,7 @@ pub fn default_sizes(name: &str) -> &'static [usize] {
     match name {
         "memcpy" => super::sizes::MEMCPY,
         "memmove" => super::sizes::MEMMOVE,
+        n if n.ends_with("-burst") => super::burst::PACKETS,
         _ => super::sizes::DEFAULT,
     }
 }
@@ -197,6 +201,10 @@ pub fn build(name: &str, sizes: &[usize], selection: Selection) -> Option<Vec<Pr
         )],
         "chacha20-poly1305-open" => vec![part(cases, super::aead_open::open(selection))],
         "poly1305" => vec![part(cases, super::poly1305::poly1305(selection))],
+        n if n.ends_with("-burst") => vec![part(
+            super::burst::cases(name, sizes),
+            super::burst::implementations(name, selection),
+        )],
         "memcpy" | "memmove" => {
             let (small, large): (Vec<Case>, Vec<Case>) = cases
                 .into_iter()
