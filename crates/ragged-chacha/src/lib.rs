@@ -28,6 +28,11 @@
 //! ([`Backend::detect`]); without the `std` feature only the instruction sets enabled
 //! at compile time are used.
 //!
+//! Many short messages at once — a burst of packets — go through [`burst`]: the AEADs'
+//! `seal_burst` and `open_burst`, [`Burst`] for items with their own keys, and
+//! [`ChaCha::xor_burst`]; on the SIMD backends each vector lane then holds a block of a
+//! different message.
+//!
 //! # AEADs
 //!
 //! [`ChaCha20Poly1305`] (RFC 8439, 12-byte nonce) and [`XChaCha20Poly1305`] (24-byte
@@ -67,8 +72,8 @@
 //!
 //! Not audited. Tags are compared in constant time, and the kernels are checked for
 //! secret-dependent branches and memory addresses under Valgrind (the project's
-//! `scripts/ct-check`, on every backend Valgrind can run: not the AVX-512 ones). Keys and keystream are wiped on
-//! drop; copies the compiler leaves in registers or its own spill slots are not.
+//! `scripts/ct-check`, on every backend Valgrind can run: not the AVX-512 ones). Keys
+//! and keystream are wiped on drop; copies the compiler leaves in registers or its own spill slots are not.
 //! Never encrypt two messages under one key and nonce: with a 12-byte nonce use a
 //! counter, with random nonces use the 24-byte XChaCha forms.
 #![no_std]
