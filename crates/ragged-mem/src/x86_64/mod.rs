@@ -52,7 +52,7 @@ pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 /// masked one either way: that beat the SSE2 copy and two overlapping 64-byte vectors.
 /// Above, on Zen 4 (which splits 512-bit accesses in two), the 64-byte loop lost to
 /// the 32-byte one whenever the source was not co-aligned with the destination, and
-/// eight overlapping 64-byte vectors lost at 257–511 B (both 31d0dee).
+/// eight overlapping 64-byte vectors lost at 257–511 B (both 0b9182b).
 pub(crate) const AVX512_ZMM_ABOVE_128: bool = false;
 
 /// Copies `n` bytes between disjoint buffers.
