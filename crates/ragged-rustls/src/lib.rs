@@ -227,3 +227,62 @@ fn open_in_place(
         .map_err(|_| Error::DecryptError)?;
     Ok(body_len)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(p: &CryptoProvider) -> Vec<CipherSuite> {
+        p.cipher_suites.iter().map(|s| s.suite()).collect()
+    }
+
+    #[test]
+    fn provider_is_rings_with_the_chacha_suites_swapped_in_place() {
+        let ring = rustls::crypto::ring::default_provider();
+        let ours = provider();
+        assert_eq!(ids(&ours), ids(&ring));
+        for (a, b) in ours.cipher_suites.iter().zip(&ring.cipher_suites) {
+            let chacha = cipher_suites().iter().any(|s| s.suite() == a.suite());
+            assert_eq!(is_ragged_suite(a), chacha, "{:?}", a.suite());
+            assert!(!is_ragged_suite(b));
+        }
+        assert_eq!(ours.kx_groups.len(), ring.kx_groups.len());
+    }
+
+    #[test]
+    fn add_suites_appends_what_is_missing_and_is_idempotent() {
+        let mut p = rustls::crypto::ring::default_provider();
+        p.cipher_suites
+            .retain(|s| !cipher_suites().iter().any(|c| c.suite() == s.suite()));
+        let before = ids(&p);
+        add_suites(&mut p);
+        add_suites(&mut p);
+        let after = ids(&p);
+        assert_eq!(after.len(), before.len() + 3);
+        assert_eq!(&after[..before.len()], &before[..]);
+        assert!(p.cipher_suites[before.len()..].iter().all(is_ragged_suite));
+    }
+
+    fn common_of(s: &SupportedCipherSuite) -> &'static CipherSuiteCommon {
+        match *s {
+            SupportedCipherSuite::Tls13(s) => &s.common,
+            SupportedCipherSuite::Tls12(s) => &s.common,
+        }
+    }
+
+    #[test]
+    fn suites_keep_rings_hash_and_limits() {
+        for (ours, ring) in cipher_suites().iter().zip([
+            ring_suites::TLS13_CHACHA20_POLY1305_SHA256,
+            ring_suites::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
+            ring_suites::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+        ]) {
+            assert_eq!(ours.suite(), ring.suite());
+            let (a, b) = (common_of(ours), common_of(&ring));
+            assert_eq!(a.hash_provider.algorithm(), b.hash_provider.algorithm());
+            assert_eq!(a.confidentiality_limit, b.confidentiality_limit);
+            assert_eq!(ours.version(), ring.version());
+            assert!(!ours.fips());
+        }
+    }
+}

@@ -4,9 +4,7 @@
 //! on rustls's *ring* provider: the two must fail identically — with rustls's
 //! `DecryptError` wherever authentication fails — release no plaintext, and not panic.
 
-mod common;
-
-use common::{Pki, Side, connected_pair};
+use crate::common::{Pki, Side, connected_pair};
 use ragged_chacha::ChaCha20Poly1305;
 use rustls::{AlertDescription, CipherSuite, ConnectionTrafficSecrets, Error, ServerConnection};
 use std::io::Read;

@@ -12,8 +12,6 @@
 //! Every wait is bounded: sockets and child processes time out after `LIMIT`, and a
 //! child still running then is killed.
 
-mod common;
-
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -22,7 +20,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{SIZES, Side, pattern};
+use crate::common::{SIZES, Side, pattern};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use rustls::{CipherSuite, RootCertStore};
@@ -331,7 +329,7 @@ fn rustls_client_openssl_server(pki: &Pki, case: &Case, len: usize) {
     let io = pipes(&mut server, down.clone(), len);
     let tcp = connect(port, &mut server);
 
-    let config = common::client_config(Side::Ragged, case.suite, pki.roots());
+    let config = crate::common::client_config(Side::Ragged, case.suite, pki.roots());
     let conn =
         rustls::ClientConnection::new(Arc::new(config), ServerName::try_from("localhost").unwrap())
             .unwrap();
@@ -411,7 +409,7 @@ fn openssl_client_rustls_server(pki: &Pki, case: &Case, len: usize) {
     tcp.set_read_timeout(Some(LIMIT)).unwrap();
     tcp.set_write_timeout(Some(LIMIT)).unwrap();
 
-    let config = common::server_config(
+    let config = crate::common::server_config(
         Side::Ragged,
         case.suite,
         pki.chain(case.cert),

@@ -2,9 +2,7 @@
 //! memory: every ChaCha20-Poly1305 suite that needs no RSA key, both directions, the
 //! interop sizes, and TLS 1.3 key updates from either side.
 
-mod common;
-
-use common::{Pki, SIZES, Side, connected_pair, pattern, send_and_check};
+use crate::common::{Pki, SIZES, Side, connected_pair, pattern, send_and_check};
 use rustls::CipherSuite;
 
 const TLS13: CipherSuite = CipherSuite::TLS13_CHACHA20_POLY1305_SHA256;

@@ -4,13 +4,11 @@
 //! the 1-RTT packets are protected (and their headers masked) by ragged on the
 //! ragged side. Initial packets use AES-128-GCM, as RFC 9001 §5.2 requires.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Pki, SIZES, Side, pattern, provider};
+use crate::common::{Pki, SIZES, Side, pattern, provider};
 use quinn::crypto::rustls::{QuicClientConfig, QuicServerConfig};
 use rustls::CipherSuite;
 
