@@ -5,8 +5,12 @@
 //! that).
 
 use ragged_chacha::aead::{AeadVariant, TAG_LEN};
+use ragged_chacha::burst::{OpenItem, SealItem};
+use ragged_chacha::variant::Ietf;
 use ragged_chacha::variant::Variant;
-use ragged_chacha::{Backend, ChaCha, ChaChaPoly1305, Error, Poly1305, Poly1305Backend, hchacha20};
+use ragged_chacha::{
+    Backend, ChaCha, ChaCha20Poly1305, ChaChaPoly1305, Error, Poly1305, Poly1305Backend, hchacha20,
+};
 
 use crate::memcheck::{conceal, fully_tainted, reveal};
 
@@ -242,6 +246,85 @@ pub fn aead<V: AeadVariant>(
     Ok(digest)
 }
 
+/// The one-key ChaCha20-Poly1305 burst on `backend` and `mac_backend`: one item of each
+/// AEAD length, key and plaintexts secret; the burst sealed, then opened with the
+/// ciphertexts and tags concealed and every third item's tag flipped: exactly those
+/// fail, zeroed, and the others give their plaintexts back. The per-item verdicts and
+/// the burst's own are read (branched on) here, so they must be defined: each comes
+/// through the one declassification point.
+pub fn aead_burst(backend: Backend, mac_backend: Poly1305Backend) -> Outcome {
+    let aad = bytes(43, 13);
+    let aead = ChaCha20Poly1305::new(&secret_key(7000))
+        .with_backend(backend)
+        .and_then(|a| a.with_mac_backend(mac_backend))
+        .map_err(failed("with_backend"))?;
+    let plaintext = |len: usize| secret(len as u64 + 7100, len);
+    let mut bufs: Vec<Vec<u8>> = AEAD_LENGTHS.iter().map(|&len| plaintext(len)).collect();
+    let nonces: Vec<[u8; 12]> = (0..bufs.len()).map(|i| [i as u8; 12]).collect();
+    let mut items: Vec<SealItem<'_, Ietf<20>>> = bufs
+        .iter_mut()
+        .zip(&nonces)
+        .map(|(buf, nonce)| SealItem::new(*nonce, &aad, buf))
+        .collect();
+    aead.seal_burst(&mut items).map_err(failed("seal_burst"))?;
+    let mut tags: Vec<[u8; TAG_LEN]> = items.iter().map(|item| item.tag).collect();
+    drop(items);
+    let mut digest = DIGEST_START;
+    for (buf, tag) in bufs.iter_mut().zip(tags.iter_mut()) {
+        publish("burst ciphertext", buf)?;
+        publish("burst tag", tag)?;
+        fold(&mut digest, buf);
+        fold(&mut digest, tag);
+    }
+
+    let forged = |i: usize| i % 3 == 1;
+    let mut given: Vec<[u8; TAG_LEN]> = tags.clone();
+    for (i, tag) in given.iter_mut().enumerate() {
+        if forged(i) {
+            tag[i % TAG_LEN] ^= 0x01;
+        }
+    }
+    for (buf, tag) in bufs.iter_mut().zip(given.iter_mut()) {
+        conceal(buf);
+        conceal(tag);
+    }
+    let mut verdicts = vec![Ok(()); bufs.len()];
+    let mut items: Vec<OpenItem<'_, Ietf<20>>> = bufs
+        .iter_mut()
+        .zip(&nonces)
+        .zip(&given)
+        .map(|((buf, nonce), tag)| OpenItem::new(*nonce, &aad, buf, *tag))
+        .collect();
+    let overall = aead.open_burst(&mut items, &mut verdicts);
+    drop(items);
+    if overall != Err(Error::AuthenticationFailed) {
+        return Err(format!("open_burst with forged items gave {overall:?}"));
+    }
+    for (i, (buf, &len)) in bufs.iter_mut().zip(AEAD_LENGTHS).enumerate() {
+        if forged(i) {
+            reveal(buf);
+            if verdicts[i] != Err(Error::AuthenticationFailed) {
+                return Err(format!(
+                    "burst item {i} ({len} bytes), forged: {:?}",
+                    verdicts[i]
+                ));
+            }
+            if buf.iter().any(|&b| b != 0) {
+                return Err(format!("burst item {i} ({len} bytes), forged: not wiped"));
+            }
+        } else {
+            publish("burst opened plaintext", buf)?;
+            if verdicts[i] != Ok(()) || *buf != bytes(len as u64 + 7100, len) {
+                return Err(format!(
+                    "burst item {i} ({len} bytes): {:?}, or not the plaintext",
+                    verdicts[i]
+                ));
+            }
+        }
+    }
+    Ok(digest)
+}
+
 /// Opens a forgery (ciphertext and tag concealed first): it must be refused, with the
 /// buffer wiped.
 fn forgery<V: AeadVariant>(
@@ -294,11 +377,13 @@ mod tests {
         let mac = poly1305(Poly1305Backend::Portable).unwrap();
         let sealed =
             aead::<Ietf<20>>(Backend::Portable, Poly1305Backend::Portable, &nonce12).unwrap();
+        let burst = aead_burst(Backend::Portable, Poly1305Backend::Portable).unwrap();
         for m in Poly1305Backend::available() {
             assert_eq!(poly1305(m), Ok(mac), "{m:?}");
             for b in Backend::available() {
                 assert_eq!(aead::<Ietf<20>>(b, m, &nonce12), Ok(sealed), "{b:?} {m:?}");
                 aead::<XChaCha<20>>(b, m, &nonce24).unwrap();
+                assert_eq!(aead_burst(b, m), Ok(burst), "burst {b:?} {m:?}");
             }
         }
     }

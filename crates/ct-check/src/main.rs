@@ -214,6 +214,21 @@ fn check() -> ExitCode {
     aead_cases::<Ietf<20>>(&mut tally, "chacha20-poly1305", &chacha, &mac, &nonce12);
     aead_cases::<XChaCha<20>>(&mut tally, "xchacha20-poly1305", &chacha, &mac, &nonce24);
 
+    println!("AEAD bursts (one key; seal, then open with every third tag forged):");
+    let mut digests = Vec::new();
+    for &b in &chacha {
+        for &m in &mac {
+            let name = format!(
+                "chacha20-poly1305 burst {} + poly1305 {}",
+                b.name(),
+                m.name()
+            );
+            let d = tally.run(&name, || cases::aead_burst(b, m));
+            digests.push((name, d));
+        }
+    }
+    agree(&mut tally, "chacha20-poly1305 burst", &digests);
+
     println!(
         "ct-check: {} cases, {} with memcheck errors, {} backend disagreements",
         tally.cases, tally.flagged, tally.disagreements
