@@ -15,20 +15,21 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
+use super::Backend;
 use super::generic::Absorb;
 use super::poly1305::{MacState, Poly1305Backend};
-use super::{Backend, portable};
 use crate::state::State;
 
-/// A backend and the message lengths below which the portable path runs instead.
+/// A backend, and the one that runs messages shorter than the crossovers instead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Route {
     backend: Backend,
-    /// Keystream calls shorter than this many bytes run on the portable path.
-    xor_portable_below: u16,
-    /// AEAD messages shorter than this many bytes are sealed and opened on the portable
-    /// path.
-    aead_portable_below: u16,
+    /// The backend for short messages (available, like `backend`).
+    short: Backend,
+    /// Keystream calls shorter than this many bytes run on `short`.
+    xor_short_below: u16,
+    /// AEAD messages shorter than this many bytes are sealed and opened on `short`.
+    aead_short_below: u16,
 }
 
 impl Route {
@@ -36,14 +37,16 @@ impl Route {
     #[inline]
     pub(crate) fn detect() -> Route {
         let backend = Backend::detect();
-        let (xor, aead) = match table(Core::this()).chacha {
-            Some((measured, xor, aead)) if measured == backend => (xor, aead),
-            _ => (0, 0),
-        };
-        Route {
-            backend,
-            xor_portable_below: xor,
-            aead_portable_below: aead,
+        match table(Core::this()).chacha {
+            Some((measured, short, xor, aead)) if measured == backend && short.is_available() => {
+                Route {
+                    backend,
+                    short,
+                    xor_short_below: xor,
+                    aead_short_below: aead,
+                }
+            }
+            _ => Route::pinned(backend),
         }
     }
 
@@ -52,8 +55,9 @@ impl Route {
     pub(crate) fn pinned(backend: Backend) -> Route {
         Route {
             backend,
-            xor_portable_below: 0,
-            aead_portable_below: 0,
+            short: backend,
+            xor_short_below: 0,
+            aead_short_below: 0,
         }
     }
 
@@ -76,10 +80,10 @@ impl Route {
         output: *mut u8,
         len: usize,
     ) {
-        // SAFETY: forwarded; the portable path needs no CPU feature.
+        // SAFETY: forwarded; `short` was checked available when the route was made.
         unsafe {
-            if len < usize::from(self.xor_portable_below) {
-                portable::xor_keystream(state, counter, input, output, len)
+            if len < usize::from(self.xor_short_below) {
+                self.short.xor_keystream(state, counter, input, output, len)
             } else {
                 self.backend
                     .xor_keystream(state, counter, input, output, len)
@@ -100,10 +104,10 @@ impl Route {
         len: usize,
         mac: &mut A,
     ) {
-        // SAFETY: forwarded; the portable path needs no CPU feature.
+        // SAFETY: forwarded; `short` was checked available when the route was made.
         unsafe {
-            if len < usize::from(self.aead_portable_below) {
-                portable::seal(state, input, output, len, mac)
+            if len < usize::from(self.aead_short_below) {
+                self.short.seal(state, input, output, len, mac)
             } else {
                 self.backend.seal(state, input, output, len, mac)
             }
@@ -123,10 +127,10 @@ impl Route {
         len: usize,
         mac: &mut A,
     ) {
-        // SAFETY: forwarded; the portable path needs no CPU feature.
+        // SAFETY: forwarded; `short` was checked available when the route was made.
         unsafe {
-            if len < usize::from(self.aead_portable_below) {
-                portable::open(state, input, output, len, mac)
+            if len < usize::from(self.aead_short_below) {
+                self.short.open(state, input, output, len, mac)
             } else {
                 self.backend.open(state, input, output, len, mac)
             }
@@ -187,18 +191,17 @@ impl MacRoute {
 
 /// One measured core's crossovers; `None` where its row keeps the backend's own.
 struct Row {
-    /// ChaCha: the backend measured, and the lengths (keystream, AEAD) in bytes below
-    /// which the portable path runs instead.
-    chacha: Option<(Backend, u16, u16)>,
+    /// ChaCha: the backend measured, the backend for short messages, and the lengths
+    /// (keystream, AEAD) in bytes below which that one runs instead.
+    chacha: Option<(Backend, Backend, u16, u16)>,
     /// Poly1305: the backend measured, and the run length in blocks from which it
     /// takes runs.
     mac: Option<(Poly1305Backend, u16)>,
 }
 
-/// The crossovers of each measured core. Zen 4: the empty AEAD message (its key block
-/// alone) runs faster on the portable path than on the AVX-512 row form (one block of
-/// keystream did in one measurement and not in `ragged speed` on a quiet machine, so it
-/// stays on AVX-512); the AVX2 Poly1305 path (which the IFMA backend gives runs of 20 to
+/// The crossovers of each measured core. Zen 4: keystream calls up to 128 bytes, and
+/// AEAD messages up to 192 bytes, run faster on the AVX2 row form (128-bit lanes) than on
+/// the AVX-512 one; the AVX2 Poly1305 path (which the IFMA backend gives runs of 20 to
 /// 31 blocks) loses to the portable code there, so IFMA takes runs from its own 32
 /// blocks on and shorter ones stay portable. Zen 5: one block of keystream is faster on
 /// the portable path (issue 19's figures; its AEAD and Poly1305 crossovers are not
@@ -206,11 +209,11 @@ struct Row {
 fn table(core: Core) -> Row {
     match core {
         Core::Zen4 => Row {
-            chacha: Some((Backend::Avx512, 0, 1)),
+            chacha: Some((Backend::Avx512, Backend::Avx2, 129, 193)),
             mac: Some((Poly1305Backend::Avx512Ifma, 32)),
         },
         Core::Zen5 => Row {
-            chacha: Some((Backend::Avx512, 65, 0)),
+            chacha: Some((Backend::Avx512, Backend::Portable, 65, 0)),
             mac: None,
         },
         Core::Other => Row {
@@ -344,8 +347,8 @@ mod tests {
         for backend in Backend::available() {
             let route = Route::pinned(backend);
             assert_eq!(
-                (route.xor_portable_below, route.aead_portable_below),
-                (0, 0)
+                (route.short, route.xor_short_below, route.aead_short_below),
+                (backend, 0, 0)
             );
         }
         for backend in Poly1305Backend::available() {
@@ -359,16 +362,15 @@ mod tests {
         assert_eq!(route.backend(), Backend::detect());
         let row = table(Core::this());
         match row.chacha {
-            Some((measured, xor, aead)) if measured == route.backend() => {
+            Some((measured, short, xor, aead))
+                if measured == route.backend() && short.is_available() =>
+            {
                 assert_eq!(
-                    (route.xor_portable_below, route.aead_portable_below),
-                    (xor, aead)
+                    (route.short, route.xor_short_below, route.aead_short_below),
+                    (short, xor, aead)
                 )
             }
-            _ => assert_eq!(
-                (route.xor_portable_below, route.aead_portable_below),
-                (0, 0)
-            ),
+            _ => assert_eq!(route, Route::pinned(route.backend())),
         }
         let mac = MacRoute::detect();
         assert_eq!(mac.backend(), Poly1305Backend::detect());
@@ -419,19 +421,22 @@ mod tests {
     #[test]
     fn routed_lengths_give_the_bytes_of_the_backend() {
         for backend in Backend::available() {
-            let routed = Route {
-                backend,
-                xor_portable_below: 193,
-                aead_portable_below: 129,
-            };
-            for mac_backend in Poly1305Backend::available() {
-                let mac = MacRoute {
-                    backend: mac_backend,
-                    simd_from: 16 * 25,
+            for short in Backend::available() {
+                let routed = Route {
+                    backend,
+                    short,
+                    xor_short_below: 193,
+                    aead_short_below: 129,
                 };
-                same_output(routed, mac, Route::pinned(backend));
-                same_output(Route::detect(), MacRoute::detect(), Route::pinned(backend));
+                for mac_backend in Poly1305Backend::available() {
+                    let mac = MacRoute {
+                        backend: mac_backend,
+                        simd_from: 16 * 25,
+                    };
+                    same_output(routed, mac, Route::pinned(backend));
+                }
             }
+            same_output(Route::detect(), MacRoute::detect(), Route::pinned(backend));
         }
     }
 }
