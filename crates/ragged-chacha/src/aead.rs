@@ -120,6 +120,11 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         &self.key
     }
 
+    /// The ChaCha and Poly1305 routes, for the bursts.
+    pub(crate) fn routes(&self) -> (Route, MacRoute) {
+        (self.route, self.mac_route)
+    }
+
     /// The ChaCha backend in use.
     pub fn backend(&self) -> Backend {
         self.route.backend()

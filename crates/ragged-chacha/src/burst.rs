@@ -44,7 +44,9 @@
 //! assert_eq!(b, [0; 21]); // the forged item is zeroed
 //! ```
 
-use crate::aead::{AeadVariant, ChaChaPoly1305, MAX_PLAINTEXT_LEN, TAG_LEN};
+#[cfg(doc)]
+use crate::aead::MAX_PLAINTEXT_LEN;
+use crate::aead::{AeadVariant, ChaChaPoly1305, TAG_LEN, check_len};
 use crate::backend::generic::{Absorb, Job};
 use crate::backend::poly1305::Poly1305Backend;
 use crate::backend::{Backend, MacRoute, Route};
@@ -175,8 +177,8 @@ impl<'a, V: Variant> XorItem<'a, V> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Burst {
-    backend: Backend,
-    mac_backend: Poly1305Backend,
+    route: Route,
+    mac_route: MacRoute,
 }
 
 impl Default for Burst {
@@ -189,8 +191,8 @@ impl Burst {
     /// Bursts on the fastest ChaCha and Poly1305 backends the CPU has.
     pub fn new() -> Self {
         Burst {
-            backend: Backend::detect(),
-            mac_backend: Poly1305Backend::detect(),
+            route: Route::detect(),
+            mac_route: MacRoute::detect(),
         }
     }
 
@@ -204,7 +206,7 @@ impl Burst {
                 backend: backend.name(),
             });
         }
-        self.backend = backend;
+        self.route = Route::pinned(backend);
         Ok(self)
     }
 
@@ -213,13 +215,13 @@ impl Burst {
     /// # Errors
     /// [`Error::BackendUnavailable`] if the CPU lacks the backend's features.
     pub fn with_mac_backend(mut self, backend: Poly1305Backend) -> Result<Self, Error> {
-        self.mac_backend = backend.checked()?;
+        self.mac_route = MacRoute::pinned(backend.checked()?);
         Ok(self)
     }
 
     /// The ChaCha backend in use.
     pub fn backend(&self) -> Backend {
-        self.backend
+        self.route.backend()
     }
 
     /// Seals every item in place under its own key, writing each tag.
@@ -231,7 +233,7 @@ impl Burst {
         &self,
         items: &mut [Keyed<'_, SealItem<'_, V>>],
     ) -> Result<(), Error> {
-        seal_items(self.backend, self.mac_backend, None, items)
+        seal_items(self.route, self.mac_route, None, items)
     }
 
     /// Opens every item in place under its own key, writing item `i`'s verdict to
@@ -247,7 +249,7 @@ impl Burst {
         items: &mut [Keyed<'_, OpenItem<'_, V>>],
         verdicts: &mut [Result<(), Error>],
     ) -> Result<(), Error> {
-        open_items(self.backend, self.mac_backend, None, items, verdicts)
+        open_items(self.route, self.mac_route, None, items, verdicts)
     }
 
     /// XORs each item's keystream into its buffer in place.
@@ -256,7 +258,7 @@ impl Burst {
     /// [`Error::InvalidBurstItem`] for the first item that needs keystream past the
     /// end of its block counter; nothing is written then.
     pub fn xor<V: Variant>(&self, items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
-        xor_items(self.backend, items)
+        xor_items(self.route.backend(), items)
     }
 }
 
@@ -268,7 +270,8 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     /// [`Error::InvalidBurstItem`] for the first item longer than
     /// [`MAX_PLAINTEXT_LEN`]; nothing is written then.
     pub fn seal_burst(&self, items: &mut [SealItem<'_, V>]) -> Result<(), Error> {
-        seal_items(self.backend(), self.mac_backend(), Some(self.key()), items)
+        let (route, mac_route) = self.routes();
+        seal_items(route, mac_route, Some(self.key()), items)
     }
 
     /// Opens every item in place under this AEAD's key, writing item `i`'s verdict to
@@ -287,13 +290,8 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         items: &mut [OpenItem<'_, V>],
         verdicts: &mut [Result<(), Error>],
     ) -> Result<(), Error> {
-        open_items(
-            self.backend(),
-            self.mac_backend(),
-            Some(self.key()),
-            items,
-            verdicts,
-        )
+        let (route, mac_route) = self.routes();
+        open_items(route, mac_route, Some(self.key()), items, verdicts)
     }
 }
 
@@ -360,12 +358,11 @@ aead_item!(OpenItem);
 /// error.
 fn check_aead_items<V: AeadVariant>(items: &[impl AeadItem<V>]) -> Result<(), Error> {
     for (index, item) in items.iter().enumerate() {
-        let length = item.len() as u128;
-        if length > u128::from(MAX_PLAINTEXT_LEN) {
+        if let Err(Error::MessageTooLong { length, max }) = check_len(item.len()) {
             return Err(Error::InvalidBurstItem {
                 index,
-                requested: length,
-                allowed: u128::from(MAX_PLAINTEXT_LEN),
+                requested: u128::from(length),
+                allowed: u128::from(max),
             });
         }
     }
@@ -398,23 +395,18 @@ const LONG_XOR: usize = 1024;
 
 /// The AEAD seal of every item (after checking them all).
 fn seal_items<V: AeadVariant>(
-    backend: Backend,
-    mac_backend: Poly1305Backend,
+    route: Route,
+    mac_route: MacRoute,
     key: Option<&[u8; 32]>,
     items: &mut [impl AeadItem<V>],
 ) -> Result<(), Error> {
     check_aead_items(items)?;
+    let backend = route.backend();
     if !backend.has_lane_bursts() {
         for item in items.iter_mut() {
             let state = item_state(item, key);
             let (_, aad, buf, tag) = item.parts();
-            *tag = crate::aead::seal_checked(
-                Route::pinned(backend),
-                MacRoute::pinned(mac_backend),
-                &state,
-                aad,
-                buf,
-            );
+            *tag = crate::aead::seal_checked(route, mac_route, &state, aad, buf);
         }
         return Ok(());
     }
@@ -460,16 +452,10 @@ fn seal_items<V: AeadVariant>(
         for ((item, key), state) in group.iter_mut().zip(&keys).zip(&states) {
             let (_, aad, buf, tag) = item.parts();
             if buf.len() > LONG_AEAD {
-                *tag = crate::aead::seal_checked(
-                    Route::pinned(backend),
-                    MacRoute::pinned(mac_backend),
-                    state,
-                    aad,
-                    buf,
-                );
+                *tag = crate::aead::seal_checked(route, mac_route, state, aad, buf);
                 continue;
             }
-            let mut mac = AeadMac::new(aad, MacRoute::pinned(mac_backend));
+            let mut mac = AeadMac::new(aad, mac_route);
             mac.key(key);
             mac.absorb(&buf[..buf.len() & !15]);
             *tag = mac.finish(buf);
@@ -493,8 +479,8 @@ fn group_states<V: AeadVariant>(
 
 /// The AEAD open of every item (after checking them all), verdicts to `verdicts`.
 fn open_items<V: AeadVariant>(
-    backend: Backend,
-    mac_backend: Poly1305Backend,
+    route: Route,
+    mac_route: MacRoute,
     key: Option<&[u8; 32]>,
     items: &mut [impl AeadItem<V>],
     verdicts: &mut [Result<(), Error>],
@@ -506,20 +492,14 @@ fn open_items<V: AeadVariant>(
         });
     }
     check_aead_items(items)?;
+    let backend = route.backend();
     let mut all = Ok(());
     if !backend.has_lane_bursts() {
         for (item, verdict) in items.iter_mut().zip(verdicts.iter_mut()) {
             let state = item_state(item, key);
             let (_, aad, buf, tag) = item.parts();
             let tag = *tag;
-            *verdict = crate::aead::open_checked(
-                Route::pinned(backend),
-                MacRoute::pinned(mac_backend),
-                &state,
-                aad,
-                buf,
-                &tag,
-            );
+            *verdict = crate::aead::open_checked(route, mac_route, &state, aad, buf, &tag);
             if verdict.is_err() {
                 all = Err(Error::AuthenticationFailed);
             }
@@ -553,16 +533,9 @@ fn open_items<V: AeadVariant>(
             let (_, aad, buf, tag) = item.parts();
             if buf.len() > LONG_AEAD {
                 let tag = *tag;
-                *verdict = crate::aead::open_checked(
-                    Route::pinned(backend),
-                    MacRoute::pinned(mac_backend),
-                    state,
-                    aad,
-                    buf,
-                    &tag,
-                );
+                *verdict = crate::aead::open_checked(route, mac_route, state, aad, buf, &tag);
             } else {
-                let mut mac = AeadMac::new(aad, MacRoute::pinned(mac_backend));
+                let mut mac = AeadMac::new(aad, mac_route);
                 mac.key(key);
                 mac.absorb(&buf[..buf.len() & !15]);
                 let mut expected = mac.finish(buf);
