@@ -122,7 +122,8 @@ pub enum Kernel {
     Avx512,
     /// x86-64: 64-byte AVX-512 vectors at every size above 64 bytes: a vector and a
     /// masked one up to 128, eight overlapping up to 512, then the loop with masked
-    /// ends (slower on Zen 4; kept to re-measure on cores with full-width AVX-512).
+    /// ends (not the dispatcher's choice, 0b9182b; kept to re-measure on cores with
+    /// full-width AVX-512).
     Avx512Zmm,
     /// x86-64: `rep movsb` on a 64-byte aligned destination at every size (memmove:
     /// when copying upwards is safe).

@@ -199,13 +199,10 @@ struct Row {
     mac: Option<(Poly1305Backend, u16)>,
 }
 
-/// The crossovers of each measured core. Zen 4: keystream calls up to 128 bytes, and
-/// AEAD messages up to 192 bytes, run faster on the AVX2 row form (128-bit lanes) than on
-/// the AVX-512 one; the AVX2 Poly1305 path (which the IFMA backend gives runs of 20 to
-/// 31 blocks) loses to the portable code there, so IFMA takes runs from its own 32
-/// blocks on and shorter ones stay portable. Zen 5: one block of keystream is faster on
-/// the portable path (issue 19's figures; its AEAD and Poly1305 crossovers are not
-/// measured yet).
+/// The crossovers of each measured core: where the AVX-512 row form's fixed cost loses
+/// to a narrower backend (Zen 4: AVX2's 128-bit row form, cf8dd37; Zen 5: the scalar
+/// block, from issue 19's figures) and where a SIMD Poly1305 setup loses to the portable
+/// code (Zen 4: IFMA's AVX2 band, 8ce1735). The figures are in docs/tuning.md.
 fn table(core: Core) -> Row {
     match core {
         Core::Zen4 => Row {

@@ -50,9 +50,8 @@ pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 /// (`true`: eight overlapping vectors up to 512 B, then the loop with masked ends) or
 /// the AVX2 classes and loop (`false`). Up to 128 B it is one 64-byte vector and a
 /// masked one either way: that beat the SSE2 copy and two overlapping 64-byte vectors.
-/// Above, on Zen 4 (which splits 512-bit accesses in two), the 64-byte loop lost to
-/// the 32-byte one whenever the source was not co-aligned with the destination, and
-/// eight overlapping 64-byte vectors lost at 257–511 B (both 0b9182b).
+/// Above, the 64-byte shapes lost to the AVX2 ones where they were measured (a core
+/// that splits 512-bit accesses in two; 0b9182b, figures in docs/tuning.md).
 pub(crate) const AVX512_ZMM_ABOVE_128: bool = false;
 
 /// Copies `n` bytes between disjoint buffers.
