@@ -240,11 +240,12 @@ impl Kernel {
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx2 => crate::x86_64::copy_forward_avx2(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::Avx512 => crate::x86_64::copy_forward_avx512::<
+                Kernel::Avx512 => crate::x86_64::copy_avx512::<
                     { crate::x86_64::AVX512_ZMM_ABOVE_128 },
+                    true,
                 >(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::Avx512Zmm => crate::x86_64::copy_forward_avx512::<true>(dst, src, n),
+                Kernel::Avx512Zmm => crate::x86_64::copy_avx512::<true, true>(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::RepMovsb => crate::x86_64::copy_rep_movsb(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -315,17 +316,17 @@ impl Kernel {
                 Kernel::Avx512 => {
                     const ZMM: bool = crate::x86_64::AVX512_ZMM_ABOVE_128;
                     if upward {
-                        crate::x86_64::copy_forward_avx512::<ZMM>(dst, src, n)
+                        crate::x86_64::copy_avx512::<ZMM, true>(dst, src, n)
                     } else {
-                        crate::x86_64::copy_backward_avx512::<ZMM>(dst, src, n)
+                        crate::x86_64::copy_avx512::<ZMM, false>(dst, src, n)
                     }
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx512Zmm | Kernel::NonTemporalAvx512 => {
                     if upward {
-                        crate::x86_64::copy_forward_avx512::<true>(dst, src, n)
+                        crate::x86_64::copy_avx512::<true, true>(dst, src, n)
                     } else {
-                        crate::x86_64::copy_backward_avx512::<true>(dst, src, n)
+                        crate::x86_64::copy_avx512::<true, false>(dst, src, n)
                     }
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

@@ -415,34 +415,19 @@ unsafe fn copy_above64_avx512<const ZMM: bool, const FORWARD: bool>(
     }
 }
 
-/// The AVX-512 vector copy for any `n`, lowest address first: the dispatcher's
-/// inlined small sizes, then the AVX-512 path (64-byte vectors above 128 B if `ZMM`),
-/// without non-temporal stores.
+/// The AVX-512 vector copy for any `n`: the dispatcher's inlined small sizes, then
+/// the AVX-512 path (64-byte vectors above 128 B if `ZMM`), without non-temporal
+/// stores; the loop runs lowest address first if `FORWARD`, else highest first.
 ///
 /// # Safety
-/// `n` bytes valid at each pointer; overlap only with `dst <= src`; the CPU must
-/// support AVX-512F, AVX-512BW and BMI2.
+/// `n` bytes valid at each pointer; overlap only with `dst <= src` if `FORWARD`, with
+/// `dst >= src` otherwise; the CPU must support AVX-512F, AVX-512BW and BMI2.
 #[target_feature(enable = "avx512f,avx512bw,bmi2")]
-pub(crate) unsafe fn copy_forward_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize) {
-    // SAFETY: caller guarantee; size ranges checked; features enabled here.
-    unsafe {
-        if n <= 16 {
-            copy_upto16(dst, src, n)
-        } else if n <= INLINE_MAX {
-            copy_medium::<Sse2, Sse2>(dst, src, n)
-        } else {
-            copy_above64_avx512::<ZMM, true>(dst, src, n)
-        }
-    }
-}
-
-/// The AVX-512 vector copy for any `n`, highest address first in the loop.
-///
-/// # Safety
-/// `n` bytes valid at each pointer; overlap only with `dst >= src`; the CPU must
-/// support AVX-512F, AVX-512BW and BMI2.
-#[target_feature(enable = "avx512f,avx512bw,bmi2")]
-pub(crate) unsafe fn copy_backward_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn copy_avx512<const ZMM: bool, const FORWARD: bool>(
+    dst: *mut u8,
+    src: *const u8,
+    n: usize,
+) {
     // SAFETY: caller guarantee; size ranges checked (the small classes are
     // overlap-safe in either direction); features enabled here.
     unsafe {
@@ -451,7 +436,7 @@ pub(crate) unsafe fn copy_backward_avx512<const ZMM: bool>(dst: *mut u8, src: *c
         } else if n <= INLINE_MAX {
             copy_medium::<Sse2, Sse2>(dst, src, n)
         } else {
-            copy_above64_avx512::<ZMM, false>(dst, src, n)
+            copy_above64_avx512::<ZMM, FORWARD>(dst, src, n)
         }
     }
 }
