@@ -13,7 +13,7 @@
 //! Only detected backends are routed: a backend named with `with_backend` runs every
 //! length it takes, so each backend can still be tested and timed alone.
 
-use core::sync::atomic::{AtomicU8, Ordering};
+use core::sync::atomic::{AtomicU8, AtomicU32, Ordering};
 
 use super::Backend;
 use super::generic::Absorb;
@@ -33,9 +33,50 @@ pub(crate) struct Route {
 }
 
 impl Route {
-    /// The fastest backend this CPU has, with this CPU's crossovers.
+    /// The fastest backend this CPU has, with this CPU's crossovers: worked out once
+    /// per process, then one relaxed load a cipher.
     #[inline]
     pub(crate) fn detect() -> Route {
+        /// [`Route::pack`] of the detected route; 0 until first worked out. (32 bits,
+        /// so it works on targets without 64-bit atomics.)
+        static DETECTED: AtomicU32 = AtomicU32::new(0);
+        match DETECTED.load(Ordering::Relaxed) {
+            0 => {
+                let route = Route::work_out();
+                DETECTED.store(route.pack(), Ordering::Relaxed);
+                route
+            }
+            packed => Route::unpack(packed),
+        }
+    }
+
+    /// The route in 32 bits, never 0: the backend's index in `Backend::all()` plus one
+    /// (4 bits), the short backend's index (4 bits), then the two crossovers (12 bits
+    /// each: the table's are below [`MAX_CROSSOVER`]).
+    fn pack(self) -> u32 {
+        let index = |b: Backend| Backend::all().iter().position(|&a| a == b).unwrap_or(0) as u32;
+        let crossover = |c: u16| u32::from(c.min(MAX_CROSSOVER));
+        (index(self.backend) + 1)
+            | index(self.short) << 4
+            | crossover(self.xor_short_below) << 8
+            | crossover(self.aead_short_below) << 20
+    }
+
+    /// The route [`Route::pack`] made `packed` of.
+    fn unpack(packed: u32) -> Route {
+        let all = Backend::all();
+        let index = |bits: u32| (bits & 0xf) as usize % all.len();
+        Route {
+            backend: all[index((packed & 0xf).wrapping_sub(1))],
+            short: all[index(packed >> 4)],
+            xor_short_below: ((packed >> 8) as u16) & MAX_CROSSOVER,
+            aead_short_below: ((packed >> 20) as u16) & MAX_CROSSOVER,
+        }
+    }
+
+    /// The detected route, from the CPU and the table.
+    #[cold]
+    fn work_out() -> Route {
         let backend = Backend::detect();
         match table(Core::this()).chacha {
             Some((measured, short, xor, aead)) if measured == backend && short.is_available() => {
@@ -189,6 +230,10 @@ impl MacRoute {
     }
 }
 
+/// The largest crossover a table row may name (the detected route is cached in 32
+/// bits, 12 for each crossover).
+const MAX_CROSSOVER: u16 = 0xfff;
+
 /// One measured core's crossovers; `None` where its row keeps the backend's own.
 struct Row {
     /// ChaCha: the backend measured, the backend for short messages, and the lengths
@@ -337,6 +382,28 @@ mod tests {
             Core::Other
         );
         assert_eq!(Core::from_signature(false, signature(6, 0x8f)), Core::Other);
+    }
+
+    #[test]
+    fn a_packed_route_unpacks_to_itself() {
+        for backend in Backend::available() {
+            for short in Backend::available() {
+                let route = Route {
+                    backend,
+                    short,
+                    xor_short_below: 129,
+                    aead_short_below: MAX_CROSSOVER,
+                };
+                assert_eq!(Route::unpack(route.pack()), route);
+            }
+        }
+        for core in [Core::Other, Core::Zen4, Core::Zen5] {
+            if let Some((_, _, xor, aead)) = table(core).chacha {
+                assert!(xor <= MAX_CROSSOVER && aead <= MAX_CROSSOVER, "{core:?}");
+            }
+        }
+        assert_eq!(Route::detect(), Route::work_out());
+        assert_eq!(Route::detect(), Route::detect());
     }
 
     #[test]
