@@ -1,5 +1,5 @@
 //! The AEADs and Poly1305 against RustCrypto's `chacha20poly1305` and `poly1305`:
-//! plaintext lengths 0..=1100, 1420, 1500 and 65537 × AAD lengths 0..=40, on every
+//! plaintext lengths 0..=1800, 2047..=2049 and 65537 × AAD lengths 0..=40, on every
 //! backend pair this CPU has; incremental Poly1305 in random pieces against the
 //! one-shot reference.
 
@@ -9,9 +9,10 @@ use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use common::bytes;
 use ragged_chacha::{AeadKind, AnyAead, Backend, Poly1305, Poly1305Backend};
 
-/// Plaintext lengths: every one up to 1100 and the packet and odd large sizes.
+/// Plaintext lengths: every one up to 1800 (the key batch of every backend with every
+/// remainder after it, fused into it or not) and odd large sizes.
 fn lengths() -> impl Iterator<Item = usize> {
-    (0..=1100).chain([1420, 1500, 65537])
+    (0..=1800).chain([2047, 2048, 2049, 65537])
 }
 
 /// RustCrypto's ciphertext and tag.

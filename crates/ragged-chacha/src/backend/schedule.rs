@@ -4,14 +4,14 @@
 //! use them. Each choice names the commit that measured it; the figures (what was
 //! compared, on which machine) are in `docs/tuning.md`, "ChaCha backends".
 //!
-//! | entry point | spill two rows | ninth block | pair one by one | scalar row block | MAC between rounds |
-//! |---|---|---|---|---|---|
-//! | portable    | – | – | – | (no row form) | (no fused AEAD) |
-//! | x86-64 SSE2 | – | – | – | yes | yes |
-//! | x86-64 SSSE3 | yes | – | – | yes | yes |
-//! | x86-64 AVX2 | yes | yes | yes | yes | yes |
-//! | x86-64 AVX-512 | – | – | – | – | – |
-//! | aarch64 NEON | – | – | – | – | – |
+//! | entry point | spill two rows | ninth block | pair one by one | scalar row block | MAC between rounds | fused remainder |
+//! |---|---|---|---|---|---|---|
+//! | portable    | – | – | – | (no row form) | (no fused AEAD) | (no row form) |
+//! | x86-64 SSE2 | – | – | – | yes | yes | – |
+//! | x86-64 SSSE3 | yes | – | – | yes | yes | – |
+//! | x86-64 AVX2 | yes | yes | yes | yes | yes | – |
+//! | x86-64 AVX-512 | – | – | – | – | – | yes |
+//! | aarch64 NEON | – | – | – | – | – | – |
 //!
 //! 32-bit Arm NEON runs its own `asm!` round loops (`arm/asm.rs`) and has no
 //! `Schedule`: its plan (4-block batches, a remainder of one or two blocks in the row
@@ -55,6 +55,14 @@ pub(crate) trait Schedule {
     // Only the row form (x86-64 and aarch64) reads it.
     #[cfg_attr(not(lane_simd), allow(dead_code))]
     const SCALAR_BLOCK: bool = false;
+    /// Whether a message of more than one full batch computes its remainder (up to
+    /// `MAX_ROW_SETS` row sets) in the row form inside its last full batch's round
+    /// loop (`generic/fused.rs`) rather than as a batch of its own after it; the
+    /// AEAD without [`Schedule::INTERLEAVE_MAC`] likewise fuses a remainder into its
+    /// first batch, the one with the key block.
+    // Only the row form (x86-64 and aarch64) reads it.
+    #[cfg_attr(not(lane_simd), allow(dead_code))]
+    const FUSE_REMAINDER: bool = false;
 }
 
 /// The portable kernel: one block at a time, nothing to schedule.
@@ -110,11 +118,12 @@ mod x86_64 {
         const SCALAR_BLOCK: bool = true;
     }
 
-    /// `x86_64::avx512`: thirty-two registers and native rotates, nothing to park; no
-    /// scalar work beside the rounds (untuned: no AVX-512 machine when it was written).
+    /// `x86_64::avx512`: thirty-two registers and native rotates, nothing to park.
     impl Schedule for Zmm {
         // The transpose finishes row index by row index.
         const STORE_ORDER: [usize; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
+        // Thirty-two registers hold the sixteen rows and three row sets.
+        const FUSE_REMAINDER: bool = true;
     }
 }
 

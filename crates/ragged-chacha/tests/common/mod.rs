@@ -47,9 +47,13 @@ pub fn key_nonce(kind: CipherKind, seed: u64) -> ([u8; 32], Vec<u8>) {
     (key, bytes(seed ^ 0xABCD, kind.nonce_len()))
 }
 
-/// The lengths every backend is checked at: all of 0..=1100 and the ragged large ones.
+/// The lengths every backend is checked at: all of 0..=2200 (one and two full
+/// batches of every backend with every remainder after them, fused into the last batch
+/// or not), the edges of three batches of 16 blocks, and the ragged large ones.
 pub fn lengths() -> impl Iterator<Item = usize> {
-    (0..=1100).chain([1420, 1500, 4095, 4096, 4097, 65537])
+    (0..=2200).chain([
+        2815, 2816, 2817, 3071, 3072, 3073, 4095, 4096, 4097, 65537, 66305,
+    ])
 }
 
 mod rfc_block;

@@ -3,6 +3,7 @@
 //! ciphertext run on the integer units between the double rounds of the next.
 
 use super::Absorb;
+use super::fused::{fused_batch, max_fused_blocks};
 use super::lanes::{Lanes, Rows};
 use super::plan::{one_batch, xor_keystream_rows};
 use super::rounds::{BatchExtras, Beside};
@@ -77,15 +78,12 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb>(
             key: &mut key,
             mac: &mut *mac,
         };
-        one_batch::<W, W, W, H, _>(state, 0, input, output, first, 0, &mut on_key);
-        let counter = 1 + (first / 64) as u64;
         if !W::INTERLEAVE_MAC {
-            if first < len {
-                let (i, o) = (input.add(first), output.add(first));
-                xor_keystream_rows::<W, W, W, H>(state, counter, i, o, len - first);
-            }
+            key_batch_and_rest::<W, H, _>(state, input, output, len, first, &mut on_key);
             mac.absorb(core::slice::from_raw_parts(output, len & !15));
         } else {
+            one_batch::<W, W, W, H, _>(state, 0, input, output, first, 0, &mut on_key);
+            let counter = 1 + (first / 64) as u64;
             let absorbed = interleaved_batches::<W, H, A, true>(
                 state, input, output, len, first, counter, mac,
             );
@@ -148,8 +146,38 @@ pub(crate) unsafe fn open<W: Lanes, H: Rows, A: Absorb>(
             ciphertext: input,
             len: whole,
         };
-        one_batch::<W, W, W, H, _>(state, 0, input, output, first, 0, &mut on_key);
+        key_batch_and_rest::<W, H, _>(state, input, output, len, first, &mut on_key);
         wipe(&mut key);
+    }
+}
+
+/// The message as its first batch, with the key block (`extras`), of `first` bytes
+/// and the usual kernel for the rest, from block `1 + first / 64`; or, where
+/// [`Schedule::FUSE_REMAINDER`] is set and the rest is short enough, both as one
+/// fused batch: the full key batch, the rest in row sets beside its rounds.
+///
+/// # Safety
+/// As for [`seal`]; `first` is `len`, or the message bytes of a full batch of `W`
+/// with the key block.
+///
+/// [`Schedule::FUSE_REMAINDER`]: crate::backend::schedule::Schedule::FUSE_REMAINDER
+#[inline(always)]
+unsafe fn key_batch_and_rest<W: Lanes, H: Rows, E: BatchExtras>(
+    state: &State,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    first: usize,
+    extras: &mut E,
+) {
+    // SAFETY: forwarded; the key batch gets bytes `0..first`, the rest `first..len`
+    // from the block after them (or the fused batch all of `0..len`).
+    unsafe {
+        if W::FUSE_REMAINDER && first < len && len - first <= 64 * max_fused_blocks::<H>() {
+            fused_batch::<W, H, _>(state, 0, input, output, len, 0, extras);
+            return;
+        }
+        one_batch::<W, W, W, H, _>(state, 0, input, output, first, 0, extras);
         if first < len {
             let (i, o) = (input.add(first), output.add(first));
             let counter = 1 + (first / 64) as u64;

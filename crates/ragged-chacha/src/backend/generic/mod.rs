@@ -9,6 +9,7 @@
 //! xor_keystream(state, counter, message):                        plan.rs
 //!     full batches of W::BLOCKS blocks (a ninth block beside)    vertical.rs, scalar.rs
 //!     the remainder as ONE batch: row form or a narrower W       rows.rs, vertical.rs
+//!     or in row sets inside the last full batch's rounds          fused.rs
 //! batch:  x = initial(counter); rounds(x); x += initial          rounds.rs
 //!         transpose; XOR whole vectors; the ISA's tail trick     lanes.rs (per ISA)
 //! seal/open: the key block inside the first batch, the MAC       aead.rs
@@ -20,7 +21,7 @@
 //! One file a concern: `lanes` the operations each instruction set provides, `rounds`
 //! the double rounds and what runs between them, `vertical` the batch of one block a
 //! lane, `scalar` a block in the general-purpose registers beside it, `rows` the row
-//! form, `plan` how a message is cut into batches, `aead` the fused seal and open, `burst`
+//! form, `fused` the row form inside the last full batch, `plan` how a message is cut into batches, `aead` the fused seal and open, `burst`
 //! the batches of lanes across messages,
 //! `entry_points` the three functions each instruction set instantiates (the last four
 //! on x86-64 and aarch64 only: `cfg(lane_simd)`, named in `build.rs`). The schedule
@@ -39,6 +40,9 @@ mod scalar;
 
 #[cfg(lane_simd)]
 mod rows;
+
+#[cfg(lane_simd)]
+mod fused;
 
 mod plan;
 

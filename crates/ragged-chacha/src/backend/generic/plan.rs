@@ -4,13 +4,17 @@
 //! xor_keystream(len):
 //!     with a ninth block: batches of W::BLOCKS + 1 blocks first (ninth_block_batches)
 //!     while a whole W batch remains: a full W batch           (full_batches)
-//!     the rest, if any, as ONE batch:                          (one_batch)
+//!     with FUSE_REMAINDER, a rest of up to 3 row sets after a full batch:
+//!         that batch and the rest together                     (fused_batch)
+//!     else the rest, if any, as ONE batch:                     (one_batch)
 //!         up to 3 row sets of H::ROW_BLOCKS (with the row form), else
 //!         the narrowest of N, M, W that holds it               (vertical_rest)
 //! ```
 //!
 //! No double round at all (a 0-round variant) goes to [`no_rounds`] before any batch.
 
+#[cfg(lane_simd)]
+use super::fused::{fused_batch, max_fused_blocks};
 use super::lanes::Lanes;
 #[cfg(lane_simd)]
 use super::lanes::Rows;
@@ -77,7 +81,7 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 ) {
     // SAFETY: forwarded; the remainder gets exactly its own range and counter.
     unsafe {
-        let (counter, done) = full_batches::<W>(state, counter, input, output, len);
+        let (counter, done) = full_batches::<W>(state, counter, input, output, len, 0);
         if len > done {
             let (i, o) = (input.add(done), output.add(done));
             vertical_rest::<W, M, N, _>(state, counter, i, o, len - done, done, &mut ())
@@ -87,7 +91,10 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 
 /// As [`xor_keystream`], with a remainder of up to `MAX_ROW_SETS * H::ROW_BLOCKS`
 /// blocks done in the row form (one to three interleaved sets), which is faster for a
-/// few blocks.
+/// few blocks; with [`Schedule::FUSE_REMAINDER`], inside the last full batch's round
+/// loop where there is one.
+///
+/// [`Schedule::FUSE_REMAINDER`]: crate::backend::schedule::Schedule::FUSE_REMAINDER
 ///
 /// # Safety
 /// As for [`xor_keystream`], and the CPU has the features of `H`.
@@ -100,11 +107,20 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
     output: *mut u8,
     len: usize,
 ) {
-    // SAFETY: forwarded; each branch gets exactly the remainder's range and counter.
+    let fuse = if W::FUSE_REMAINDER {
+        64 * max_fused_blocks::<H>()
+    } else {
+        0
+    };
+    // SAFETY: forwarded; each branch gets exactly the remainder's range and counter
+    // (the fused batch: the last full batch and the remainder after it).
     // (No closures here: they would not inherit the caller's target features.)
     unsafe {
-        let (counter, done) = full_batches::<W>(state, counter, input, output, len);
-        if len > done {
+        let (counter, done) = full_batches::<W>(state, counter, input, output, len, fuse);
+        if len - done > 64 * W::BLOCKS {
+            let (i, o) = (input.add(done), output.add(done));
+            fused_batch::<W, H, _>(state, counter, i, o, len - done, done, &mut ());
+        } else if len > done {
             let (i, o) = (input.add(done), output.add(done));
             one_batch::<W, M, N, H, _>(state, counter, i, o, len - done, done, &mut ());
         }
@@ -165,7 +181,9 @@ fn ninth_block_batches(blocks: usize, len: usize) -> usize {
 /// Runs full batches of `W` (with [`Schedule::NINTH_BLOCK`], nine-block ones first) while
 /// a whole batch remains; returns the counter and byte offset of the remainder
 /// (`0 <= len - offset < 64 * W::BLOCKS`; with no double round, [`no_rounds`] takes
-/// what the nine-block batches leave, and the offset is `len`). A message that ends
+/// what the nine-block batches leave, and the offset is `len`). With a remainder of
+/// at most `fuse` bytes after at least one full batch, it leaves the last full batch
+/// too, for the caller's fused batch (`len - offset` then exceeds `64 * W::BLOCKS`). A message that ends
 /// with a whole batch runs it here too, not as the remainder batch, whose code (a copy
 /// of the batch inlined for partial lengths) is colder (ec529e9).
 ///
@@ -180,6 +198,7 @@ unsafe fn full_batches<W: Lanes>(
     input: *const u8,
     output: *mut u8,
     len: usize,
+    fuse: usize,
 ) -> (u64, usize) {
     let wide = 64 * W::BLOCKS;
     let mut done = 0;
@@ -205,7 +224,13 @@ unsafe fn full_batches<W: Lanes>(
             );
             return (counter, len);
         }
-        while len - done >= wide {
+        let rest = (len - done) % wide;
+        let keep = if rest != 0 && rest <= fuse && len - done > wide {
+            wide
+        } else {
+            0
+        };
+        while len - done >= wide + keep {
             batch::<W>(
                 state,
                 counter,

@@ -62,6 +62,12 @@ pub(crate) enum Beside {
     Nothing,
     /// A ChaCha block, pair by pair in [`BatchExtras::between_pairs`] (`ScalarBlock`).
     Block,
+    /// Row sets of the message's remainder, step by step in
+    /// [`BatchExtras::between_pairs`] (`fused.rs`): more vector work, none on the
+    /// integer units.
+    // Only the row form (x86-64 and aarch64) has it.
+    #[cfg_attr(not(lane_simd), allow(dead_code))]
+    Rows,
     /// The AEAD's Poly1305 in [`BatchExtras::after_double_round`] (`AbsorbBetween`):
     /// it takes the general-purpose registers, so no block is computed there (see
     /// [`Schedule::SCALAR_BLOCK`]).

@@ -60,6 +60,26 @@ pub(super) unsafe fn batch<V: Lanes>(
             xor_full_batch(&ks, input, output);
             return;
         }
+        xor_vectors(&ks, input, output, len, before);
+    }
+}
+
+/// XORs keystream vectors `ks` (message order) into the first `len` bytes
+/// (`len <= 64 * V::BLOCKS`): whole vectors, then the ISA's tail for a partial one.
+///
+/// # Safety
+/// As for [`batch`].
+#[inline(always)]
+pub(super) unsafe fn xor_vectors<V: Lanes>(
+    ks: &[V; 16],
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    before: usize,
+) {
+    // SAFETY: forwarded; only the first `len` bytes are touched (the tail may rewrite
+    // the `before` bytes with what they hold).
+    unsafe {
         write_keystream!(
             V,
             ks,
@@ -111,7 +131,7 @@ pub(super) unsafe fn batch_nine<V: Lanes>(
 /// # Safety
 /// The CPU has the features `V` requires.
 #[inline(always)]
-unsafe fn keystream_vectors<V: Lanes>(
+pub(super) unsafe fn keystream_vectors<V: Lanes>(
     state: &State,
     counter: u64,
     extras: &mut impl BatchExtras,
@@ -169,7 +189,7 @@ pub(super) unsafe fn split_key_block<V: Lanes, E: BatchExtras, const N: usize>(
 /// The CPU has the features `V` requires; `64 * V::BLOCKS` bytes readable at `input`
 /// and writable at `output`.
 #[inline(always)]
-unsafe fn xor_full_batch<V: Lanes>(ks: &[V; 16], input: *const u8, output: *mut u8) {
+pub(super) unsafe fn xor_full_batch<V: Lanes>(ks: &[V; 16], input: *const u8, output: *mut u8) {
     macro_rules! store_in_order {
         ($($i:literal),*) => {
             $(
