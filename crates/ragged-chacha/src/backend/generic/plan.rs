@@ -117,7 +117,10 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
     // (No closures here: they would not inherit the caller's target features.)
     unsafe {
         let (counter, done) = full_batches::<W>(state, counter, input, output, len, fuse);
-        if len - done > 64 * W::BLOCKS {
+        // (`W::FUSE_REMAINDER` first: the compiler cannot tell that without it
+        // `full_batches` never leaves more than a batch, and would emit the fused
+        // batch's code anyway.)
+        if W::FUSE_REMAINDER && len - done > 64 * W::BLOCKS {
             let (i, o) = (input.add(done), output.add(done));
             fused_batch::<W, H, _>(state, counter, i, o, len - done, done, &mut ());
         } else if len > done {
