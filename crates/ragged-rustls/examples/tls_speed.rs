@@ -1,7 +1,8 @@
 //! TLS 1.3 record protection through rustls, in memory: a client writes application
 //! data in 1420-byte or 16 KiB writes, a server reads it; MB/s of application data
-//! with the ragged provider against rustls's *ring* provider, both ends of each pair
-//! on the same provider and on `TLS13_CHACHA20_POLY1305_SHA256`.
+//! with the ragged provider against rustls's *ring* and *aws-lc-rs* providers, both
+//! ends of each pair on the same provider and on `TLS13_CHACHA20_POLY1305_SHA256`.
+//! (*aws-lc-rs* is a dev-dependency: the library itself builds on *ring* alone.)
 //!
 //! The method is `ragged speed`'s: one process, the implementations interleaved
 //! (A B C A B C …) over warm connections, the median of many short samples. A third
@@ -13,6 +14,10 @@
 //! cargo run --release -p ragged-rustls --example tls_speed            # about 30 s
 //! cargo run --release -p ragged-rustls --example tls_speed -- --quick # about 4 s
 //! ```
+//!
+//! For a profiler, `-- --profile PEER SIZE [MIB]` moves MIB MiB (default 256) in
+//! SIZE-byte writes over one peer's pair alone, all in `Pair::transfer` (for
+//! callgrind's `--toggle-collect`), and prints its MB/s.
 
 use std::io::{Read, Write};
 use std::sync::Arc;
@@ -34,32 +39,52 @@ use rustls::{
 /// or more, few enough that many samples fit.
 const SAMPLE_BYTES: usize = 1 << 20;
 
-fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    let budget = Duration::from_secs(if quick { 4 } else { 30 });
+/// Builds one column's provider (only the column profiled, with `--profile`).
+type MakeProvider = fn() -> CryptoProvider;
 
-    let (roots, chain, key) = pki();
-    let mut peers: Vec<(&str, Pair)> = vec![
-        (
-            "ragged",
-            Pair::new(chacha_only(ragged_rustls::provider()), &roots, &chain, &key),
-        ),
-        (
-            "ring",
-            Pair::new(
-                chacha_only(rustls::crypto::ring::default_provider()),
-                &roots,
-                &chain,
-                &key,
-            ),
-        ),
-        (
-            "no-op AEAD",
-            Pair::new(noop_provider(), &roots, &chain, &key),
-        ),
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let budget = Duration::from_secs(if quick { 4 } else { 30 });
+    let profile = args.iter().position(|a| a == "--profile").map(|i| {
+        let arg = |k: usize| args.get(i + k).map(String::as_str);
+        let usage = "--profile PEER SIZE [MIB]";
+        let peer = arg(1).expect(usage).to_string();
+        let size: usize = arg(2).and_then(|a| a.parse().ok()).expect(usage);
+        let mib: usize = arg(3).map_or(256, |a| a.parse().expect(usage));
+        assert!((1..=16384).contains(&size), "SIZE is 1..=16384");
+        (peer, size, mib)
+    });
+
+    let providers: [(&str, MakeProvider); 4] = [
+        ("ragged", || chacha_only(ragged_rustls::provider())),
+        ("ring", || {
+            chacha_only(rustls::crypto::ring::default_provider())
+        }),
+        ("aws-lc-rs", || {
+            chacha_only(rustls::crypto::aws_lc_rs::default_provider())
+        }),
+        ("no-op AEAD", noop_provider),
     ];
+    let (roots, chain, key) = pki();
+    let pair = |make: MakeProvider| Pair::new(make(), &roots, &chain, &key);
     let sizes = [1420usize, 16384];
     let data = vec![0x5au8; 16384];
+
+    if let Some((name, size, mib)) = profile {
+        let (_, make) = providers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .expect("PEER is one of ragged, ring, aws-lc-rs, no-op AEAD");
+        let took = pair(*make).transfer(&data[..size], mib << 20);
+        let mbps = (mib << 20) as f64 / took.as_secs_f64() / 1e6;
+        println!("{name}, {size}-byte writes, {mib} MiB: {mbps:.0} MB/s");
+        return;
+    }
+    let mut peers: Vec<(&str, Pair)> = providers
+        .iter()
+        .map(|&(name, make)| (name, pair(make)))
+        .collect();
 
     // Interleaved rounds: every (size, peer) once per round, until the budget is spent.
     let mut samples = vec![vec![Vec::new(); peers.len()]; sizes.len()];
@@ -84,7 +109,10 @@ fn main() {
     for (name, _) in &peers {
         print!("{name:>14}");
     }
-    println!("{:>16}{:>16}", "ragged/ring", "no-op/ring");
+    println!(
+        "{:>14}{:>14}{:>14}",
+        "ragged/ring", "ragged/aws", "no-op/ring"
+    );
     for (s, &size) in sizes.iter().enumerate() {
         let mbps: Vec<f64> = samples[s]
             .iter_mut()
@@ -94,7 +122,12 @@ fn main() {
         for m in &mbps {
             print!("{m:>14.0}");
         }
-        println!("{:>15.2}x{:>15.2}x", mbps[0] / mbps[1], mbps[2] / mbps[1]);
+        println!(
+            "{:>13.2}x{:>13.2}x{:>13.2}x",
+            mbps[0] / mbps[1],
+            mbps[0] / mbps[2],
+            mbps[3] / mbps[1]
+        );
     }
     println!();
     println!("no-op/ring bounds ragged/ring: rustls's own per-record work (framing, copies,");
@@ -184,7 +217,9 @@ impl Pair {
     }
 
     /// `total` bytes in writes of `chunk`, carried over and read by the server every
-    /// 64 KiB or so (as a socket buffer would); the time it took.
+    /// 64 KiB or so (as a socket buffer would); the time it took. Never inlined, so
+    /// that a profiler can count from its entry.
+    #[inline(never)]
     fn transfer(&mut self, chunk: &[u8], total: usize) -> Duration {
         let start = Instant::now();
         let (mut written, mut read, mut pending) = (0, 0, 0);
