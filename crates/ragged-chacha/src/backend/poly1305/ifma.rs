@@ -41,11 +41,12 @@
 //! ```
 //!
 //! Bounds (why nothing overflows or loses bits): every multiplier is a power of `r`
-//! from the portable code (top 64-bit limb at most 4, so below `5·2^128`): its limbs are
-//! below `2^44`, `2^44`, `2^42.4`, and `20·b1 < 2^48.4`, `20·b2 < 2^46.8` — all inside the
-//! multiplier's 52 bits. The accumulator after [`carry`] has limbs below `2^44 + 2^15`,
-//! `2^44` and `2^42 + 2^11`; a message block adds at most `2^44`, `2^44`, `2^41`,
-//! so the multiplicands are below `2^45.1`. Each product is below `2^93.5` (inside
+//! as [`powers`] leaves it, carried by [`carry`] like the accumulator: limbs below
+//! `2^44 + 2^15`, `2^44` and `2^42 + 2^11`, so `20·b1 < 2^48.4` and `20·b2 < 2^46.4` —
+//! all inside the multiplier's 52 bits. The accumulator after [`carry`] has the same
+//! bounds; a message block adds at most `2^44`, `2^44`, `2^41`, so the multiplicands
+//! are below `2^45.1` (while the powers are built they are powers themselves, smaller
+//! still). Each product is below `2^93.5` (inside
 //! 104 bits), its low half below `2^52`, its high half below `2^41.5`; so
 //! `dk_lo < 2^53.6`, `dk_hi < 2^43.1`, `t0 < 2^56`, `t1, t2 < 2^54`. The final sums
 //! of eight lanes stay below `2^59`.
@@ -62,15 +63,13 @@
 use core::arch::x86_64::*;
 
 use super::portable::MacState;
-use crate::wipe::wipe;
 
 /// Runs of fewer blocks than this go to the AVX2 backend (and, below its own threshold,
-/// the portable code). **Not measured** — the project has no IFMA hardware, only an
-/// emulator whose timings mean nothing — so this is an estimate: setting up costs seven
-/// scalar multiplications for `r²..r⁸` plus the hand-off and an eight-lane combine, a
-/// few dozen portable blocks' worth, and AVX2 already takes the runs from 20 blocks.
-/// Re-measure with `ragged speed poly1305 --backends` on an IFMA CPU (Ice Lake, Tiger
-/// Lake, Sapphire Rapids, Zen 4), adjust, and fill its row in `docs/tuning.md`.
+/// the portable code). Set as an estimate (the setup — the powers `r..r⁸`, the
+/// hand-off and an eight-lane combine — costs a few dozen portable blocks' worth, and
+/// AVX2 already takes the runs from 20 blocks), measured on Zen 4 only at and above it
+/// (8ce1735), where the per-CPU route in `backend/route.rs` gives shorter runs to the
+/// portable code; see its row in `docs/tuning.md`.
 pub(crate) const MIN_BLOCKS: usize = 32;
 
 /// `2^44 - 1`.
@@ -83,45 +82,17 @@ const MASK42: u64 = (1 << 42) - 1;
 /// interleaves them.
 const BLOCK_OF_LANE: [usize; 8] = [0, 4, 1, 5, 2, 6, 3, 7];
 
-/// The multipliers `blocks8` needs, built on the stack for each IFMA run from
-/// `r, r², …, r⁸` and wiped after it (not kept in the MAC state, for the reasons given
-/// on [`super::avx2::Powers`]).
-///
-/// A multiplier is five values: its three 44-bit limbs, then `20·b1` and `20·b2`.
-pub(crate) struct Powers {
-    /// `r⁸` (the same in every lane): the Horner step.
-    step: [u64; 5],
-    /// Row `i` holds value `i` of each lane's final multiplier, `r^(8 - block)` for the
-    /// block in that lane ([`BLOCK_OF_LANE`]).
-    last: [[u64; 8]; 5],
-}
-
-impl Powers {
-    /// The table for `state`'s `r`.
-    fn new(state: &MacState) -> Self {
-        let mut pow = [[0u64; 3]; 9];
-        pow[1] = [state.r[0], state.r[1], 0];
-        for k in 2..9 {
-            pow[k] = state.times_r(pow[k - 1]);
-        }
-        let mult = |p: [u64; 3]| {
-            let [b0, b1, b2] = split44(p);
-            [b0, b1, b2, 20 * b1, 20 * b2]
-        };
-        let step = mult(pow[8]);
-        let lanes: [[u64; 5]; 8] = core::array::from_fn(|l| mult(pow[8 - BLOCK_OF_LANE[l]]));
-        let last = core::array::from_fn(|i| core::array::from_fn(|l| lanes[l][i]));
-        wipe(&mut pow);
-        Powers { step, last }
+/// The lane of [`powers`]' table (lane `k` holds `r^(k+1)`) that holds each lane's
+/// final multiplier, `r^(8 - block)` for the block in it.
+const POWER_OF_LANE: [i64; 8] = {
+    let mut of_lane = [0; 8];
+    let mut lane = 0;
+    while lane < 8 {
+        of_lane[lane] = 7 - BLOCK_OF_LANE[lane] as i64;
+        lane += 1;
     }
-}
-
-impl Drop for Powers {
-    fn drop(&mut self) {
-        wipe(&mut self.step);
-        wipe(&mut self.last);
-    }
-}
+    of_lane
+};
 
 /// A 130-bit number in 64-bit limbs (top limb at most 7) split into 44/44/42-bit limbs;
 /// the top one keeps whatever is above bit 88.
@@ -173,10 +144,9 @@ pub(crate) unsafe fn blocks(state: &mut MacState, data: &[u8]) {
         unsafe { super::avx2::blocks(state, data) };
         return;
     }
-    let powers = Powers::new(state);
     // SAFETY: the CPU has AVX-512F and IFMA (the caller's guarantee); `data` is a
     // non-empty multiple of 16 bytes (at least MIN_BLOCKS blocks).
-    unsafe { blocks8(&mut state.h, &powers, data) };
+    unsafe { blocks8(&mut state.h, state.r, data) };
 }
 
 /// Three limb vectors: lane `l` of `[i]` is limb (or column) `i` of lane `l`'s number.
@@ -186,8 +156,75 @@ type Limbs = [__m512i; 3];
 // the entry point `blocks8`, so their intrinsics inline into its AVX-512 code. No
 // closures: a closure is a function of its own, without the entry point's features.
 
-/// A multiplier's five vectors (see [`Powers`]).
+/// A multiplier's five vectors: its three limbs, then `20·b1` and `20·b2`, lane by lane.
 type Mult = [__m512i; 5];
+
+/// The multiplier form of `b` (limbs below `2^52 / 20`, as every carried power is).
+#[inline(always)]
+unsafe fn mult([b0, b1, b2]: Limbs) -> Mult {
+    // SAFETY: AVX-512F, per the caller.
+    unsafe { [b0, b1, b2, times20(b1), times20(b2)] }
+}
+
+#[inline(always)]
+unsafe fn times20(x: __m512i) -> __m512i {
+    // SAFETY: AVX-512F, per the caller.
+    unsafe { _mm512_add_epi64(_mm512_slli_epi64::<4>(x), _mm512_slli_epi64::<2>(x)) }
+}
+
+/// Each lane of `a`, or of `b` where `k` has the lane's bit.
+#[inline(always)]
+unsafe fn blend(k: __mmask8, a: &Limbs, b: &Limbs) -> Limbs {
+    // SAFETY: AVX-512F, per the caller.
+    unsafe {
+        [
+            _mm512_mask_blend_epi64(k, a[0], b[0]),
+            _mm512_mask_blend_epi64(k, a[1], b[1]),
+            _mm512_mask_blend_epi64(k, a[2], b[2]),
+        ]
+    }
+}
+
+/// Lane `idx[l]` of `a` in each lane `l`.
+#[inline(always)]
+unsafe fn permute(idx: __m512i, a: &Limbs) -> Limbs {
+    // SAFETY: AVX-512F, per the caller.
+    unsafe {
+        [
+            _mm512_permutexvar_epi64(idx, a[0]),
+            _mm512_permutexvar_epi64(idx, a[1]),
+            _mm512_permutexvar_epi64(idx, a[2]),
+        ]
+    }
+}
+
+/// `r, r², …, r⁸` in lanes 0..8, carried: limbs below `2^44 + 2^15`, `2^44` and
+/// `2^42 + 2^11`. Three lane-wise multiplications, each lane by `r`, `r²` and `r⁴` or
+/// by one as the bits of its index say: a dependency chain three multiplications
+/// deep where building `r²..r⁸` one after the other in scalar code is seven deep (and
+/// went through a stack table that had to be wiped); it stays in registers.
+#[inline(always)]
+unsafe fn powers(r: [u64; 2]) -> Limbs {
+    // SAFETY: AVX-512F and IFMA, per the caller.
+    unsafe {
+        let [r0, r1, r2] = split44([r[0], r[1], 0]);
+        let r = [
+            _mm512_set1_epi64(r0 as i64),
+            _mm512_set1_epi64(r1 as i64),
+            _mm512_set1_epi64(r2 as i64),
+        ];
+        let zero = _mm512_setzero_si512();
+        let one = [_mm512_set1_epi64(1), zero, zero];
+        // Odd lanes times r: r, r², r, r², …
+        let p = carry(mul(&r, &mult(blend(0b1010_1010, &one, &r))));
+        // Lanes 2, 3, 6, 7 times lane 1's r²: r, r², r³, r⁴, r, r², r³, r⁴.
+        let r2 = permute(_mm512_set1_epi64(1), &p);
+        let p = carry(mul(&p, &mult(blend(0b1100_1100, &one, &r2))));
+        // Lanes 4..8 times lane 3's r⁴: r … r⁸.
+        let r4 = permute(_mm512_set1_epi64(3), &p);
+        carry(mul(&p, &mult(blend(0b1111_0000, &one, &r4))))
+    }
+}
 
 /// The uncarried column sums `t0, t1, t2` of `a·b mod p` (see the module comment),
 /// lane by lane.
@@ -306,7 +343,7 @@ unsafe fn add(a: &Limbs, b: &Limbs) -> Limbs {
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA.
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn blocks8(h: &mut [u64; 3], powers: &Powers, data: &[u8]) {
+unsafe fn blocks8(h: &mut [u64; 3], r: [u64; 2], data: &[u8]) {
     let n = data.len() / 16;
     assert!(
         n != 0 && data.len().is_multiple_of(16),
@@ -347,26 +384,18 @@ unsafe fn blocks8(h: &mut [u64; 3], powers: &Powers, data: &[u8]) {
         ];
         let mut acc = add(&first, &h44);
 
-        let step: Mult = [
-            _mm512_set1_epi64(powers.step[0] as i64),
-            _mm512_set1_epi64(powers.step[1] as i64),
-            _mm512_set1_epi64(powers.step[2] as i64),
-            _mm512_set1_epi64(powers.step[3] as i64),
-            _mm512_set1_epi64(powers.step[4] as i64),
-        ];
+        let powers = powers(r);
+        // r⁸ (lane 7) in every lane: the Horner step.
+        let step = mult(permute(_mm512_set1_epi64(7), &powers));
         let mut p = data.as_ptr().add(16 * (8 - pad));
         for _ in 1..groups {
             acc = add(&carry(mul(&acc, &step)), &load8(p));
             p = p.add(128);
         }
 
-        let last: Mult = [
-            _mm512_loadu_si512(powers.last[0].as_ptr().cast()),
-            _mm512_loadu_si512(powers.last[1].as_ptr().cast()),
-            _mm512_loadu_si512(powers.last[2].as_ptr().cast()),
-            _mm512_loadu_si512(powers.last[3].as_ptr().cast()),
-            _mm512_loadu_si512(powers.last[4].as_ptr().cast()),
-        ];
+        // Each lane's final multiplier, r^(8 - block) for the block in it.
+        let last_of_lane = _mm512_loadu_si512(POWER_OF_LANE.as_ptr().cast());
+        let last = mult(permute(last_of_lane, &powers));
         let [t0, t1, t2] = mul(&acc, &last);
         *h = join44([
             _mm512_reduce_add_epi64(t0) as u64,
@@ -392,10 +421,9 @@ mod tests {
             return;
         }
         kernel_matches_portable_from_extreme_states(1..=41, |state, data| {
-            let powers = Powers::new(state);
             // SAFETY: AVX-512F and IFMA checked above; `data` is a non-empty multiple
             // of 16 bytes.
-            unsafe { blocks8(&mut state.h, &powers, data) };
+            unsafe { blocks8(&mut state.h, state.r, data) };
         });
     }
 
