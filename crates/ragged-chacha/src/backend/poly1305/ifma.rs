@@ -41,12 +41,13 @@
 //! ```
 //!
 //! Bounds (why nothing overflows or loses bits): every multiplier is a power of `r`
-//! as [`powers`] leaves it, carried by [`carry`] like the accumulator: limbs below
-//! `2^44 + 2^15`, `2^44` and `2^42 + 2^11`, so `20·b1 < 2^48.4` and `20·b2 < 2^46.4` —
-//! all inside the multiplier's 52 bits. The accumulator after [`carry`] has the same
-//! bounds; a message block adds at most `2^44`, `2^44`, `2^41`, so the multiplicands
-//! are below `2^45.1` (while the powers are built they are powers themselves, smaller
-//! still). Each product is below `2^93.5` (inside
+//! as [`powers`] leaves it: from the portable code (top 64-bit limb at most 4, so below
+//! `5·2^128`: limbs below `2^44`, `2^44`, `2^42.4`) or carried by [`carry`] (limbs below
+//! `2^44 + 2^15`, `2^44`, `2^42 + 2^11`); so `20·b1 < 2^48.4` and `20·b2 < 2^46.8` — all
+//! inside the multiplier's 52 bits. The accumulator after [`carry`] has limbs below
+//! `2^44 + 2^15`, `2^44` and `2^42 + 2^11`; a message block adds at most `2^44`,
+//! `2^44`, `2^41`, so the multiplicands are below `2^45.1` (the powers multiplied in
+//! [`powers`] are smaller still). Each product is below `2^93.5` (inside
 //! 104 bits), its low half below `2^52`, its high half below `2^41.5`; so
 //! `dk_lo < 2^53.6`, `dk_hi < 2^43.1`, `t0 < 2^56`, `t1, t2 < 2^54`. The final sums
 //! of eight lanes stay below `2^59`.
@@ -198,32 +199,41 @@ unsafe fn permute(idx: __m512i, a: &Limbs) -> Limbs {
     }
 }
 
-/// `r, r², …, r⁸` in lanes 0..8, carried: limbs below `2^44 + 2^15`, `2^44` and
-/// `2^42 + 2^11`. Three lane-wise multiplications, each lane by `r`, `r²` and `r⁴` or
-/// by one as the bits of its index say: a dependency chain three multiplications
-/// deep where building `r²..r⁸` one after the other in scalar code is seven deep (and
-/// went through a stack table that had to be wiped); it stays in registers.
+/// `r, r², …, r⁸` in lanes 0..8: `r..r⁴` from the portable code (three scalar
+/// multiplications, in registers) in lanes 0..4 and again in 4..8, where one lane-wise
+/// multiplication by `r⁴` makes them `r⁵..r⁸` (carried). Seven scalar multiplications
+/// one after the other, through a stack table that then had to be transposed and
+/// wiped, made the setup a quarter of a 1420-byte message's MAC (docs/tuning.md,
+/// Poly1305: `ifma::powers`).
 #[inline(always)]
 unsafe fn powers(r: [u64; 2]) -> Limbs {
     // SAFETY: AVX-512F and IFMA, per the caller.
     unsafe {
-        let [r0, r1, r2] = split44([r[0], r[1], 0]);
-        let r = [
-            _mm512_set1_epi64(r0 as i64),
-            _mm512_set1_epi64(r1 as i64),
-            _mm512_set1_epi64(r2 as i64),
-        ];
+        let state = MacState { h: [0; 3], r };
+        let r1 = [r[0], r[1], 0];
+        let r2 = state.times_r(r1);
+        let r3 = state.times_r(r2);
+        let r4 = state.times_r(r3);
+        let low = [r1, r2, r3, r4].map(split44);
+        let r4 = split44(r4);
         let zero = _mm512_setzero_si512();
         let one = [_mm512_set1_epi64(1), zero, zero];
-        // Odd lanes times r: r, r², r, r², …
-        let p = carry(mul(&r, &mult(blend(0b1010_1010, &one, &r))));
-        // Lanes 2, 3, 6, 7 times lane 1's r²: r, r², r³, r⁴, r, r², r³, r⁴.
-        let r2 = permute(_mm512_set1_epi64(1), &p);
-        let p = carry(mul(&p, &mult(blend(0b1100_1100, &one, &r2))));
-        // Lanes 4..8 times lane 3's r⁴: r … r⁸.
-        let r4 = permute(_mm512_set1_epi64(3), &p);
-        carry(mul(&p, &mult(blend(0b1111_0000, &one, &r4))))
+        let r4 = [
+            _mm512_set1_epi64(r4[0] as i64),
+            _mm512_set1_epi64(r4[1] as i64),
+            _mm512_set1_epi64(r4[2] as i64),
+        ];
+        let twice = [twice4(&low, 0), twice4(&low, 1), twice4(&low, 2)];
+        carry(mul(&twice, &mult(blend(0b1111_0000, &one, &r4))))
     }
+}
+
+/// Limb `i` of `p[0..4]` in lanes 0..4 and again in lanes 4..8.
+#[inline(always)]
+unsafe fn twice4(p: &[[u64; 3]; 4], i: usize) -> __m512i {
+    let [a, b, c, d] = [p[0][i], p[1][i], p[2][i], p[3][i]].map(|x| x as i64);
+    // SAFETY: AVX-512F, per the caller.
+    unsafe { _mm512_setr_epi64(a, b, c, d, a, b, c, d) }
 }
 
 /// The uncarried column sums `t0, t1, t2` of `a·b mod p` (see the module comment),
