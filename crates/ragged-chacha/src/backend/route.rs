@@ -247,12 +247,14 @@ struct Row {
 /// The crossovers of each measured core: where the AVX-512 row form's fixed cost loses
 /// to a narrower backend (Zen 4: AVX2's 128-bit row form, cf8dd37; Zen 5: the scalar
 /// block, from issue 19's figures) and where a SIMD Poly1305 setup loses to the portable
-/// code (Zen 4: IFMA's AVX2 band, 8ce1735). The figures are in docs/tuning.md.
+/// code (no row now: Zen 4's IFMA row, 8ce1735, went when the IFMA setup got cheaper
+/// and the backend's own threshold came down to AVX2's). The figures are in
+/// docs/tuning.md.
 fn table(core: Core) -> Row {
     match core {
         Core::Zen4 => Row {
             chacha: Some((Backend::Avx512, Backend::Avx2, 129, 193)),
-            mac: Some((Poly1305Backend::Avx512Ifma, 32)),
+            mac: None,
         },
         Core::Zen5 => Row {
             chacha: Some((Backend::Avx512, Backend::Portable, 65, 0)),

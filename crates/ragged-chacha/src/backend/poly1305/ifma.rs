@@ -66,12 +66,12 @@ use core::arch::x86_64::*;
 use super::portable::MacState;
 
 /// Runs of fewer blocks than this go to the AVX2 backend (and, below its own threshold,
-/// the portable code). Set as an estimate (the setup — the powers `r..r⁸`, the
-/// hand-off and an eight-lane combine — costs a few dozen portable blocks' worth, and
-/// AVX2 already takes the runs from 20 blocks), measured on Zen 4 only at and above it
-/// (8ce1735), where the per-CPU route in `backend/route.rs` gives shorter runs to the
-/// portable code; see its row in `docs/tuning.md`.
-pub(crate) const MIN_BLOCKS: usize = 32;
+/// the portable code). The same as AVX2's threshold, so no run goes to AVX2 from here:
+/// since the powers are built mostly in registers (bae1f38), IFMA is ahead of the
+/// portable code on Zen 4 from that threshold (20 blocks) on, and of AVX2 at every
+/// length (measured in the commit that set it; docs/tuning.md, Poly1305). Other IFMA
+/// cores are not measured.
+pub(crate) const MIN_BLOCKS: usize = 20;
 
 /// `2^44 - 1`.
 const MASK44: u64 = (1 << 44) - 1;

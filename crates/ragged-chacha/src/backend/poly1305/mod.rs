@@ -34,9 +34,8 @@ pub enum Poly1305Backend {
     /// portable path).
     Avx2,
     /// x86-64 AVX-512 IFMA (with AVX-512F): eight blocks at a time with 44-bit limbs and
-    /// `vpmadd52luq`/`vpmadd52huq`, for runs of at least 32 blocks, all of whose blocks
-    /// it takes; shorter runs go the AVX2 way (AVX2 for 20 to 31 blocks, else
-    /// portable).
+    /// `vpmadd52luq`/`vpmadd52huq`, for runs of at least 20 blocks (AVX2's threshold),
+    /// all of whose blocks it takes; shorter runs take the portable path.
     Avx512Ifma,
 }
 
