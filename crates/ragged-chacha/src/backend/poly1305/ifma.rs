@@ -67,7 +67,7 @@ use super::portable::MacState;
 
 /// Runs of fewer blocks than this go to the AVX2 backend (and, below its own threshold,
 /// the portable code). The same as AVX2's threshold, so no run goes to AVX2 from here:
-/// since the powers are built mostly in registers (bae1f38), IFMA is ahead of the
+/// since the powers are built mostly in registers (aa021af), IFMA is ahead of the
 /// portable code on Zen 4 from that threshold (20 blocks) on, and of AVX2 at every
 /// length (measured in the commit that set it; docs/tuning.md, Poly1305). Other IFMA
 /// cores are not measured.
