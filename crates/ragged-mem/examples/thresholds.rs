@@ -9,10 +9,13 @@
 //! cargo run --release -p ragged-mem --example thresholds -- word    # word strategy
 //! cargo run --release -p ragged-mem --example thresholds -- small   # ≤ 4 KiB tiers
 //! cargo run --release -p ragged-mem --example thresholds -- avx512  # AVX-512 shapes
+//! cargo run --release -p ragged-mem --example thresholds -- entry cp 65+0,100+1
+//! cargo run --release -p ragged-mem --example thresholds -- entry mv 128-64,256+128
 //! ```
 //!
 //! Implementations are run interleaved (A B C A B C …) on the same warm buffers; each
-//! cell is the median of several samples, in MB/s (10^6 bytes per second).
+//! cell is the median of several samples, in MB/s (10^6 bytes per second). `entry`
+//! is the exception: see [`entry`].
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -303,6 +306,10 @@ fn main() {
                 7,
             );
         }
+        "entry" => {
+            let args: Vec<String> = std::env::args().skip(2).collect();
+            entry::main(args.first().map_or("cp", String::as_str), args.get(1));
+        }
         "small" => {
             let imps: Vec<Imp> = [ragged()]
                 .into_iter()
@@ -437,6 +444,179 @@ mod nt {
             }
             _mm_sfence();
             ragged_mem::memcpy(d, s, left);
+        }
+    }
+}
+
+/// `entry`: the public API as a caller gets it, against the platform's `memcpy` and
+/// `memmove`, for the short copies where the way into the kernel (the inlined part,
+/// the branches, the jump to the out-of-line entry) is most of the cost.
+///
+/// Each implementation is called through its own `#[inline(never)]` function of the
+/// shape the `ragged speed` runners have (`ragged_mem::copy` / `copy_within` against
+/// `copy_from_slice` / `<[u8]>::copy_within`); rows are `size+offset` (memcpy: the
+/// source `offset` bytes past the destination's page offset plus half a page) or
+/// `size±distance` (memmove: `dst - src`, within one buffer), laid out as in
+/// `ragged speed`. Every row and implementation is sampled in every round, the order
+/// rotated, and the cell is a low quantile (`Q`, default 0.1) of the per-call times:
+/// on a machine shared with other work the upper samples measure the neighbours.
+/// Layout matters at this scale (the stack's page offset, code placement), so run the
+/// program several times and compare the spread of the ratios, not one run.
+mod entry {
+    use std::hint::black_box;
+    use std::time::Instant;
+
+    #[inline(never)]
+    fn ragged_copy(dst: &mut [u8], src: &[u8]) {
+        ragged_mem::copy(dst, src);
+    }
+
+    #[inline(never)]
+    fn platform_copy(dst: &mut [u8], src: &[u8]) {
+        dst.copy_from_slice(src);
+    }
+
+    #[inline(never)]
+    fn ragged_move(buf: &mut [u8], src: usize, dst: usize, n: usize) {
+        ragged_mem::copy_within(buf, src..src + n, dst);
+    }
+
+    #[inline(never)]
+    fn platform_move(buf: &mut [u8], src: usize, dst: usize, n: usize) {
+        buf.copy_within(src..src + n, dst);
+    }
+
+    /// One row: its buffer, the source and destination offsets in it, and the size.
+    struct Row {
+        name: String,
+        buf: Vec<u8>,
+        src: usize,
+        dst: usize,
+        n: usize,
+        /// Calls per sample.
+        calls: usize,
+    }
+
+    const PAGE: usize = 4096;
+
+    fn row(copy: bool, spec: &str) -> Row {
+        let (n, offset): (usize, isize) = match spec.find(['+', '-']) {
+            Some(at) => {
+                let off: isize = spec[at..].parse().expect("offset");
+                (spec[..at].parse().expect("size"), off)
+            }
+            None => (spec.parse().expect("size"), 0),
+        };
+        let span = (n + offset.unsigned_abs()).div_ceil(PAGE) * PAGE;
+        let mut buf = vec![0u8; 3 * PAGE + 2 * span];
+        for (i, b) in buf.iter_mut().enumerate() {
+            *b = (i * 131 + 7) as u8;
+        }
+        let page = buf.as_ptr().align_offset(PAGE) + PAGE;
+        let (src, dst) = if copy {
+            assert!(offset >= 0, "memcpy rows are size+offset");
+            (page + span + PAGE / 2 + offset as usize, page)
+        } else {
+            // The destination on a page boundary, the source `offset` below it.
+            (page.checked_add_signed(-offset).expect("offset"), page)
+        };
+        Row {
+            name: spec.into(),
+            buf,
+            src,
+            dst,
+            n,
+            calls: (32768 / n.max(1)).clamp(4, 1000),
+        }
+    }
+
+    fn quantile(mut v: Vec<f64>, q: f64) -> f64 {
+        v.sort_by(f64::total_cmp);
+        v[((v.len() - 1) as f64 * q) as usize]
+    }
+
+    pub fn main(what: &str, rows: Option<&String>) {
+        let copy = match what {
+            "cp" => true,
+            "mv" => false,
+            _ => panic!("entry cp|mv [rows]"),
+        };
+        let default = if copy {
+            "16+0,64+0,65+0,100+1,128+0,256+1,1420+1,4096+1"
+        } else {
+            "64-1,65-1,100+50,128-64,128+64,256-128,4096+2048,65536-1"
+        };
+        let rounds: usize = std::env::var("ROUNDS").map_or(400, |v| v.parse().expect("ROUNDS"));
+        let q: f64 = std::env::var("Q").map_or(0.1, |v| v.parse().expect("Q"));
+        let mut rows: Vec<Row> = rows
+            .map_or(default, String::as_str)
+            .split(',')
+            .map(|spec| row(copy, spec))
+            .collect();
+        // Both implementations give the same bytes (memmove: from the same start).
+        for r in &mut rows {
+            let (s, d, n) = (r.src, r.dst, r.n);
+            let start = r.buf.clone();
+            let mut outs = Vec::new();
+            for imp in 0..2 {
+                r.buf.copy_from_slice(&start);
+                run(r, imp, copy, 1);
+                outs.push(r.buf[d..d + n].to_vec());
+            }
+            assert_eq!(outs[0], outs[1], "{}", r.name);
+            if copy {
+                assert_eq!(outs[0], r.buf[s..s + n], "{}", r.name);
+            }
+        }
+        let mut times = vec![[Vec::new(), Vec::new()]; rows.len()];
+        for round in 0..rounds {
+            for (r, t) in rows.iter_mut().zip(&mut times) {
+                for k in 0..2 {
+                    let imp = (k + round) % 2;
+                    run(r, imp, copy, 1);
+                    let start = Instant::now();
+                    run(r, imp, copy, r.calls);
+                    t[imp].push(start.elapsed().as_secs_f64() * 1e9 / r.calls as f64);
+                }
+            }
+        }
+        println!(
+            "{} ns per call, quantile {q} of {rounds} samples",
+            if copy { "memcpy" } else { "memmove" }
+        );
+        println!(
+            "{:>12} {:>9} {:>9} {:>16}",
+            "row", "ragged", "platform", "platform/ragged"
+        );
+        for (r, t) in rows.iter().zip(times) {
+            let [ours, theirs] = t.map(|v| quantile(v, q));
+            println!(
+                "{:>12} {ours:>9.2} {theirs:>9.2} {:>16.3}",
+                r.name,
+                theirs / ours
+            );
+        }
+    }
+
+    /// `calls` calls of implementation `imp` (0 ragged, 1 the platform) on `r`.
+    fn run(r: &mut Row, imp: usize, copy: bool, calls: usize) {
+        let (s, d, n) = (r.src, r.dst, r.n);
+        if copy {
+            let (low, high) = r.buf.split_at_mut(s);
+            let f = [ragged_copy, platform_copy][imp];
+            for _ in 0..calls {
+                f(black_box(&mut low[d..d + n]), black_box(&high[..n]));
+            }
+        } else {
+            let f = [ragged_move, platform_move][imp];
+            for _ in 0..calls {
+                f(
+                    black_box(&mut r.buf),
+                    black_box(s),
+                    black_box(d),
+                    black_box(n),
+                );
+            }
         }
     }
 }
