@@ -8,8 +8,8 @@
 //! - where unaligned access is cheap (x86-64, aarch64) it uses wide unaligned vector
 //!   loads, aligned stores, and overlapping first/last accesses instead of byte tails;
 //!   on x86-64 also AVX-512 masked accesses for 65–128 bytes, non-temporal stores for
-//!   copies far larger than the cache, and `rep movsb` on CPUs without AVX2, chosen by
-//!   one cached CPU check;
+//!   copies far larger than the cache, and `rep movsb` on CPUs without AVX2, chosen
+//!   once per process for the CPU;
 //! - everywhere else it aligns the destination, reads aligned source words and merges
 //!   each neighbouring pair with shifts, so a mismatched copy still moves whole words
 //!   instead of falling back to bytes — without ever reading a byte outside either
@@ -109,8 +109,10 @@ pub fn try_copy(dst: &mut [u8], src: &[u8]) -> Result<(), Error> {
 #[inline]
 #[track_caller]
 pub fn copy_within<R: RangeBounds<usize>>(buf: &mut [u8], src: R, dest: usize) {
-    if let Err(e) = try_copy_within(buf, src, dest) {
-        fail(e)
+    let len = buf.len();
+    let (start, end) = bounds(&src, len);
+    if !move_within(buf, start, end, dest) {
+        fail_within(len, start, end, dest)
     }
 }
 
@@ -129,6 +131,18 @@ pub fn try_copy_within<R: RangeBounds<usize>>(
     dest: usize,
 ) -> Result<(), Error> {
     let len = buf.len();
+    let (start, end) = bounds(&src, len);
+    if move_within(buf, start, end, dest) {
+        Ok(())
+    } else {
+        Err(within_error(len, start, end, dest))
+    }
+}
+
+/// The first and one-past-last index of `src` in a buffer of `len` bytes; `None` for
+/// a bound that overflows `usize`.
+#[inline(always)]
+fn bounds<R: RangeBounds<usize>>(src: &R, len: usize) -> (Option<usize>, Option<usize>) {
     let start = match src.start_bound() {
         Bound::Included(&s) => Some(s),
         Bound::Excluded(&s) => s.checked_add(1),
@@ -139,31 +153,54 @@ pub fn try_copy_within<R: RangeBounds<usize>>(
         Bound::Excluded(&e) => Some(e),
         Bound::Unbounded => Some(len),
     };
+    (start, end)
+}
+
+/// Moves `buf[start .. end]` to `buf[dest ..]` and returns `true` if both ranges lie
+/// inside `buf`; returns `false` having written nothing otherwise. One combined test
+/// before the copy: which bound failed is worked out out of line ([`within_error`]),
+/// so the error paths do not sit in the copy's way.
+#[inline(always)]
+fn move_within(buf: &mut [u8], start: Option<usize>, end: Option<usize>, dest: usize) -> bool {
+    let len = buf.len();
+    if let (Some(start), Some(end)) = (start, end)
+        && start <= end
+        && end <= len
+        && dest <= len - (end - start)
+    {
+        let base = buf.as_mut_ptr();
+        // SAFETY: `start <= end <= len` and `dest + (end - start) <= len` (checked
+        // above), so both ranges lie inside `buf`, which we hold mutably; `memmove`
+        // allows the overlap.
+        unsafe { strategy::memmove(base.add(dest), base.add(start), end - start) };
+        return true;
+    }
+    false
+}
+
+/// Which bound of a [`try_copy_within`] call failed, in the order its `# Errors`
+/// lists them; `None` for a bound that overflows `usize`.
+#[cold]
+#[inline(never)]
+fn within_error(len: usize, start: Option<usize>, end: Option<usize>, dest: usize) -> Error {
     // A bound that overflows `usize` lies past any buffer.
     let (Some(start), Some(end)) = (start, end) else {
-        return Err(Error::SourceOutOfBounds {
+        return Error::SourceOutOfBounds {
             end: usize::MAX,
             len,
-        });
+        };
     };
     if start > end {
-        return Err(Error::SourceRangeInverted { start, end });
+        return Error::SourceRangeInverted { start, end };
     }
     if end > len {
-        return Err(Error::SourceOutOfBounds { end, len });
+        return Error::SourceOutOfBounds { end, len };
     }
-    let count = end - start;
-    if dest
-        .checked_add(count)
-        .is_none_or(|dest_end| dest_end > len)
-    {
-        return Err(Error::DestinationOutOfBounds { dest, count, len });
+    Error::DestinationOutOfBounds {
+        dest,
+        count: end - start,
+        len,
     }
-    let base = buf.as_mut_ptr();
-    // SAFETY: `start + count <= len` and `dest + count <= len` (checked above), so both
-    // ranges lie inside `buf`, which we hold mutably; `memmove` allows the overlap.
-    unsafe { strategy::memmove(base.add(dest), base.add(start), count) };
-    Ok(())
 }
 
 /// Sets every byte of `buf` to `byte`.
@@ -209,11 +246,19 @@ pub unsafe fn memset(dst: *mut u8, byte: u8, n: usize) {
     unsafe { strategy::memset(dst, byte, n) }
 }
 
-/// The panic of [`copy`] and [`copy_within`], kept out of line so the inlined fast
-/// path stays small.
+/// The panic of [`copy`], kept out of line so the inlined fast path stays small.
 #[cold]
 #[inline(never)]
 #[track_caller]
 fn fail(e: Error) -> ! {
     panic!("ragged_mem: {e}")
+}
+
+/// The panic of [`copy_within`]: works out which bound failed here, out of line, so
+/// the inlined fast path builds no error (and needs no stack frame for one).
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn fail_within(len: usize, start: Option<usize>, end: Option<usize>, dest: usize) -> ! {
+    fail(within_error(len, start, end, dest))
 }

@@ -37,14 +37,6 @@ pub(crate) fn features() -> u8 {
     fresh
 }
 
-/// The cached bits without detecting: 0 before the first [`features`] call. For hot
-/// paths that test one bit and fall back to a path that calls [`features`], so the
-/// call to the detector stays out of the hot function.
-#[inline(always)]
-pub(crate) fn cached() -> u8 {
-    FEATURES.load(Ordering::Relaxed)
-}
-
 /// `true` when the cached bits include every bit of `want`.
 #[inline]
 pub(crate) fn has(want: u8) -> bool {

@@ -1,23 +1,26 @@
-//! The x86-64 strategy: overlapping scalar and SSE2 accesses for small and medium
-//! sizes (inlined into the caller up to 64 B, out of line up to 128 B, no runtime
-//! check), overlapping AVX2 accesses up to 256 B, then an AVX2 or SSE2 vector loop
-//! above that, `rep movsb` where the CPU reports ERMS and it measured faster (only
-//! in place of the SSE2 loop), and non-temporal stores for copies far larger than
-//! the last-level cache. On a CPU with AVX-512F/BW, 65–128 B are one 64-byte vector
-//! and a masked one instead of the SSE2 copy; above that it runs the AVX2 path (see
-//! [`AVX512_ZMM_ABOVE_128`] for why not 64-byte vectors there).
+//! The x86-64 strategy. Up to 64 B: overlapping scalar and SSE2 accesses, inlined into
+//! the caller, no runtime check. Above that, one indirect jump to the entry chosen for
+//! this CPU on the first such copy (`entry.rs`): on a CPU with AVX-512F/BW, 65–128 B
+//! are one 64-byte vector and a masked one, and above that the AVX2 path runs (see
+//! [`AVX512_ZMM_ABOVE_128`] for why not 64-byte vectors there); on an AVX2 CPU, eight
+//! SSE2 vectors up to 128 B, overlapping AVX2 accesses up to 256 B, then the AVX2
+//! loop; without AVX2, the SSE2 copy, or `rep movsb` where the CPU reports ERMS and it
+//! measured faster. Non-temporal stores for copies far larger than the last-level
+//! cache.
 //!
 //! The thresholds were measured on the development machine with
 //! `examples/thresholds.rs`; they are machine-specific, and that program is how to
 //! re-measure them. `docs/tuning.md` names the machine and holds the figures.
 
 pub(crate) mod cpu;
+mod entry;
 mod nontemporal;
 mod rep;
 pub(crate) mod vectors;
 
-use crate::vector::{self, copy_medium, copy_upto16};
+use crate::vector::{self, copy_medium, copy_upto8v_from1v, copy_upto16};
 use crate::word::forward_is_safe;
+use entry::{Entry, Slot};
 use vectors::{Avx2, Avx512, Sse2};
 
 /// Sizes up to this are copied by code inlined into the caller: two to four SSE2 or
@@ -54,52 +57,61 @@ pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 /// that splits 512-bit accesses in two; 0b9182b, figures in docs/tuning.md).
 pub(crate) const AVX512_ZMM_ABOVE_128: bool = false;
 
+/// Where [`memcpy`] goes above [`INLINE_MAX`]: [`memcpy_avx512`], [`memcpy_above64_avx2`]
+/// or [`memcpy_above64`], chosen by [`memcpy_resolve`] on the first such copy.
+static MEMCPY_ABOVE64: Slot = Slot::new(memcpy_resolve);
+
+/// Where [`memmove`] goes above [`INLINE_MAX`], like [`MEMCPY_ABOVE64`].
+static MEMMOVE_ABOVE64: Slot = Slot::new(memmove_resolve);
+
 /// Copies `n` bytes between disjoint buffers.
 ///
-/// Above [`SSE2_MAX`] on a CPU the cache already knows has AVX2, the call goes
-/// straight to [`memcpy_avx2`] rather than through [`memcpy_large`]: it closed most of
-/// the gap to glibc at 256 B, for some loss at 16 and 64 B, where LLVM no longer
-/// inlined `copy` into the benchmark loop (a1c750a).
+/// The size tests are nested so that 33–64 B and the jump to the out-of-line entry
+/// are reached without a taken branch, at the price of one for 16 B and below: with
+/// the tests in size order, 65–128 B went through three taken branches and lost to
+/// glibc's one indirect call by more than the small sizes gained.
 ///
 /// # Safety
 /// `src` valid for reading and `dst` for writing `n` bytes; no overlap.
 #[inline(always)]
 pub(crate) unsafe fn memcpy(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: all branches: caller guarantee; each callee's size range is checked;
-    // the AVX2 entry only when the cache says the CPU has AVX2.
+    // the slot holds an entry with `memcpy`'s contract for `n > INLINE_MAX`.
     unsafe {
-        if n <= 16 {
-            copy_upto16(dst, src, n);
-        } else if n <= INLINE_MAX {
-            copy_medium::<Sse2, Sse2>(dst, src, n);
-        } else {
-            let cached = cpu::cached();
-            if cached & cpu::AVX512 != 0 {
-                memcpy_avx512::<AVX512_ZMM_ABOVE_128>(dst, src, n);
-            } else if n > SSE2_MAX && cached & cpu::AVX2 != 0 {
-                memcpy_avx2(dst, src, n);
+        if n > 32 {
+            if n > INLINE_MAX {
+                MEMCPY_ABOVE64.get()(dst, src, n);
             } else {
-                memcpy_large(dst, src, n);
+                copy_upto8v_from1v::<Sse2>(dst, src, n);
             }
+        } else if n > 16 {
+            copy_upto8v_from1v::<Sse2>(dst, src, n);
+        } else {
+            copy_upto16(dst, src, n);
         }
     }
 }
 
-/// Copies `n` bytes between buffers that may overlap.
+/// Copies `n` bytes between buffers that may overlap; the size tests as in [`memcpy`].
 ///
 /// # Safety
 /// `src` valid for reading and `dst` for writing `n` bytes.
 #[inline(always)]
 pub(crate) unsafe fn memmove(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: all branches: caller guarantee; the small classes load everything
-    // before storing, so they are overlap-safe.
+    // before storing, so they are overlap-safe; the slot holds an entry with
+    // `memmove`'s contract for `n > INLINE_MAX`.
     unsafe {
-        if n <= 16 {
-            copy_upto16(dst, src, n);
-        } else if n <= INLINE_MAX {
-            copy_medium::<Sse2, Sse2>(dst, src, n);
+        if n > 32 {
+            if n > INLINE_MAX {
+                MEMMOVE_ABOVE64.get()(dst, src, n);
+            } else {
+                copy_upto8v_from1v::<Sse2>(dst, src, n);
+            }
+        } else if n > 16 {
+            copy_upto8v_from1v::<Sse2>(dst, src, n);
         } else {
-            memmove_large(dst, src, n);
+            copy_upto16(dst, src, n);
         }
     }
 }
@@ -138,25 +150,56 @@ unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
     }
 }
 
-/// The out-of-line part of [`memcpy`] (sizes above [`SSE2_MAX`] reach it only before
-/// the first detection or without AVX2): up to [`SSE2_MAX`] the copy itself, above it
-/// one feature test and a tail call. Kept tiny (no callee-saved registers to push), so
-/// the AVX2 path costs a load, a test and a jump more than glibc's one indirect call.
+/// The first entry of [`MEMCPY_ABOVE64`]: detects the CPU, stores the entry for it
+/// and runs the copy there.
 ///
 /// # Safety
-/// As for [`memcpy`].
-#[inline(never)]
-unsafe fn memcpy_large(dst: *mut u8, src: *const u8, n: usize) {
-    // SAFETY: caller guarantee (disjoint buffers); the AVX2 entry only when the CPU
-    // reported AVX2. Before the first detection the cache reads 0 and the copy takes
-    // `memcpy_other`, which detects.
+/// As for [`memcpy`], with `n > INLINE_MAX`.
+unsafe fn memcpy_resolve(dst: *mut u8, src: *const u8, n: usize) {
+    let features = cpu::features();
+    let entry: Entry = if features & cpu::AVX512 != 0 {
+        memcpy_avx512::<AVX512_ZMM_ABOVE_128>
+    } else if features & cpu::AVX2 != 0 {
+        memcpy_above64_avx2
+    } else {
+        memcpy_above64
+    };
+    // SAFETY: each entry copies `n > INLINE_MAX` bytes between disjoint buffers, and
+    // needs only the features the CPU reported; the call has the caller's guarantee.
+    unsafe {
+        MEMCPY_ABOVE64.set(entry);
+        entry(dst, src, n)
+    }
+}
+
+/// [`memcpy`] above [`INLINE_MAX`] on an AVX2 CPU without AVX-512: up to [`SSE2_MAX`]
+/// eight SSE2 vectors here, outside any AVX2 function so they stay 16-byte accesses
+/// without `vzeroupper` (see [`SSE2_MAX`]), above it a tail call to [`memcpy_avx2`].
+///
+/// # Safety
+/// As for [`memcpy`], with `n > INLINE_MAX`; the CPU must support AVX2.
+unsafe fn memcpy_above64_avx2(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee (disjoint buffers, AVX2); the size ranges are checked.
     unsafe {
         if n <= SSE2_MAX {
             copy_medium::<Sse2, Sse2>(dst, src, n)
-        } else if cpu::cached() & cpu::AVX2 != 0 {
-            memcpy_avx2(dst, src, n)
         } else {
-            memcpy_other(dst, src, n)
+            memcpy_avx2(dst, src, n)
+        }
+    }
+}
+
+/// [`memcpy`] above [`INLINE_MAX`] on a CPU without AVX2.
+///
+/// # Safety
+/// As for [`memcpy`], with `n > INLINE_MAX`.
+unsafe fn memcpy_above64(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee (disjoint buffers); the size range is checked.
+    unsafe {
+        if n <= SSE2_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n)
+        } else {
+            memcpy_without_avx2(dst, src, n, cpu::features())
         }
     }
 }
@@ -180,28 +223,6 @@ unsafe fn memcpy_avx2(dst: *mut u8, src: *const u8, n: usize) {
             vector::loop_forward::<Avx2>(dst, src, n)
         } else {
             nontemporal::copy::<Sse2, Avx2>(dst, src, n)
-        }
-    }
-}
-
-/// Disjoint copy of more than [`SSE2_MAX`] bytes when the cache did not say AVX2:
-/// detects if that has not happened yet, then goes to [`memcpy_avx2`] if the CPU has
-/// AVX2 and to [`memcpy_without_avx2`] if not.
-///
-/// # Safety
-/// As for [`memcpy`].
-#[inline(never)]
-unsafe fn memcpy_other(dst: *mut u8, src: *const u8, n: usize) {
-    let features = cpu::features();
-    // SAFETY: caller guarantee (disjoint buffers, `n > SSE2_MAX`); AVX-512 and AVX2
-    // only when the CPU reported them.
-    unsafe {
-        if features & cpu::AVX512 != 0 {
-            memcpy_avx512::<AVX512_ZMM_ABOVE_128>(dst, src, n)
-        } else if features & cpu::AVX2 != 0 {
-            memcpy_avx2(dst, src, n)
-        } else {
-            memcpy_without_avx2(dst, src, n, features)
         }
     }
 }
@@ -254,27 +275,56 @@ fn rep_distance_ok(dst: *const u8, src: *const u8) -> bool {
     ahead == 0 || ahead >= REP_MOVSB_BAD_DISTANCE
 }
 
-/// The out-of-line part of [`memmove`], shaped like [`memcpy_large`]: up to
-/// [`SSE2_MAX`] the copy itself (the size classes load everything before they store,
-/// so any overlap is fine), above it one test of the cached features and a tail call.
+/// The first entry of [`MEMMOVE_ABOVE64`], like [`memcpy_resolve`].
 ///
 /// # Safety
-/// As for [`memmove`].
-#[inline(never)]
-unsafe fn memmove_large(dst: *mut u8, src: *const u8, n: usize) {
-    // SAFETY: caller guarantee; the AVX-512 and AVX2 entries only when the CPU
-    // reported them. Before the first detection the cache reads 0 and the move takes
-    // `memmove_other`, which detects.
+/// As for [`memmove`], with `n > INLINE_MAX`.
+unsafe fn memmove_resolve(dst: *mut u8, src: *const u8, n: usize) {
+    let features = cpu::features();
+    let entry: Entry = if features & cpu::AVX512 != 0 {
+        memmove_avx512::<AVX512_ZMM_ABOVE_128>
+    } else if features & cpu::AVX2 != 0 {
+        memmove_above64_avx2
+    } else {
+        memmove_above64
+    };
+    // SAFETY: each entry moves `n > INLINE_MAX` bytes between possibly overlapping
+    // buffers, and needs only the features the CPU reported; the call has the
+    // caller's guarantee.
     unsafe {
-        let cached = cpu::cached();
-        if cached & cpu::AVX512 != 0 {
-            memmove_avx512::<AVX512_ZMM_ABOVE_128>(dst, src, n)
-        } else if n <= SSE2_MAX {
+        MEMMOVE_ABOVE64.set(entry);
+        entry(dst, src, n)
+    }
+}
+
+/// [`memmove`] above [`INLINE_MAX`] on an AVX2 CPU without AVX-512, shaped like
+/// [`memcpy_above64_avx2`] (the SSE2 classes load everything before they store, so
+/// any overlap is fine).
+///
+/// # Safety
+/// As for [`memmove`], with `n > INLINE_MAX`; the CPU must support AVX2.
+unsafe fn memmove_above64_avx2(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee (AVX2); the size ranges are checked.
+    unsafe {
+        if n <= SSE2_MAX {
             copy_medium::<Sse2, Sse2>(dst, src, n)
-        } else if cached & cpu::AVX2 != 0 {
-            memmove_avx2(dst, src, n)
         } else {
-            memmove_other(dst, src, n)
+            memmove_avx2(dst, src, n)
+        }
+    }
+}
+
+/// [`memmove`] above [`INLINE_MAX`] on a CPU without AVX2.
+///
+/// # Safety
+/// As for [`memmove`], with `n > INLINE_MAX`.
+unsafe fn memmove_above64(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; the size range is checked.
+    unsafe {
+        if n <= SSE2_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n)
+        } else {
+            memmove_without_avx2(dst, src, n, cpu::features())
         }
     }
 }
@@ -305,28 +355,6 @@ unsafe fn memmove_avx2(dst: *mut u8, src: *const u8, n: usize) {
     }
 }
 
-/// Move of more than [`SSE2_MAX`] bytes when the cache did not say AVX2: detects if
-/// that has not happened yet, then goes to [`memmove_avx2`] or
-/// [`memmove_without_avx2`].
-///
-/// # Safety
-/// As for [`memmove`].
-#[inline(never)]
-unsafe fn memmove_other(dst: *mut u8, src: *const u8, n: usize) {
-    let features = cpu::features();
-    // SAFETY: caller guarantee (`n > SSE2_MAX`); AVX-512 and AVX2 only when the CPU
-    // reported them.
-    unsafe {
-        if features & cpu::AVX512 != 0 {
-            memmove_avx512::<AVX512_ZMM_ABOVE_128>(dst, src, n)
-        } else if features & cpu::AVX2 != 0 {
-            memmove_avx2(dst, src, n)
-        } else {
-            memmove_without_avx2(dst, src, n, features)
-        }
-    }
-}
-
 /// Disjoint copy of more than [`INLINE_MAX`] bytes on an AVX-512 CPU, with 64-byte
 /// vectors above 128 B if `ZMM` (see [`AVX512_ZMM_ABOVE_128`]), or with non-temporal
 /// stores when large.
@@ -340,7 +368,9 @@ unsafe fn memcpy_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize)
     // SAFETY: caller guarantee (disjoint buffers, `n > 64`); the features are enabled
     // here (AVX-512F implies AVX2).
     unsafe {
-        if n < NONTEMPORAL_MIN {
+        if n <= 2 * 64 {
+            vector::copy_upto2v_masked::<Avx512>(dst, src, n)
+        } else if n < NONTEMPORAL_MIN {
             copy_above64_avx512::<ZMM, true>(dst, src, n)
         } else if ZMM {
             nontemporal::copy::<Sse2, Avx512>(dst, src, n)
@@ -364,7 +394,9 @@ unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize
     // `memcpy_avx512` only for disjoint buffers of more than `INLINE_MAX` bytes; the
     // loops' direction matches the overlap; the features are enabled here.
     unsafe {
-        if n <= if ZMM { 8 * 64 } else { 8 * 32 } {
+        if n <= 2 * 64 {
+            vector::copy_upto2v_masked::<Avx512>(dst, src, n)
+        } else if n <= if ZMM { 8 * 64 } else { 8 * 32 } {
             copy_above64_avx512::<ZMM, true>(dst, src, n)
         } else if disjoint(dst, src, n) {
             memcpy_avx512::<ZMM>(dst, src, n)
@@ -476,12 +508,12 @@ pub(crate) unsafe fn memcpy_without_avx512(dst: *mut u8, src: *const u8, n: usiz
     unsafe {
         if n <= 16 {
             copy_upto16(dst, src, n)
-        } else if n <= SSE2_MAX {
+        } else if n <= INLINE_MAX {
             copy_medium::<Sse2, Sse2>(dst, src, n)
         } else if features & cpu::AVX2 != 0 {
-            memcpy_avx2(dst, src, n)
+            memcpy_above64_avx2(dst, src, n)
         } else {
-            memcpy_without_avx2(dst, src, n, features)
+            memcpy_above64(dst, src, n)
         }
     }
 }
@@ -497,12 +529,12 @@ pub(crate) unsafe fn memmove_without_avx512(dst: *mut u8, src: *const u8, n: usi
     unsafe {
         if n <= 16 {
             copy_upto16(dst, src, n)
-        } else if n <= SSE2_MAX {
+        } else if n <= INLINE_MAX {
             copy_medium::<Sse2, Sse2>(dst, src, n)
         } else if features & cpu::AVX2 != 0 {
-            memmove_avx2(dst, src, n)
+            memmove_above64_avx2(dst, src, n)
         } else {
-            memmove_without_avx2(dst, src, n, features)
+            memmove_above64(dst, src, n)
         }
     }
 }
