@@ -7,7 +7,7 @@
 //!
 //! - where unaligned access is cheap (x86-64, aarch64) it uses wide unaligned vector
 //!   loads, aligned stores, and overlapping first/last accesses instead of byte tails;
-//!   on x86-64 also AVX-512 masked accesses for 65–128 bytes, non-temporal stores for
+//!   on x86-64 also 64-byte AVX-512 vectors for 65–128 bytes, non-temporal stores for
 //!   copies far larger than the cache, and `rep movsb` on CPUs without AVX2, chosen
 //!   once per process for the CPU;
 //! - everywhere else it aligns the destination, reads aligned source words and merges

@@ -118,11 +118,10 @@ pub enum Kernel {
     /// x86-64: 32-byte AVX2 vectors above 32 bytes.
     Avx2,
     /// x86-64: the AVX-512 copy as the dispatcher uses it (AVX-512F, AVX-512BW, BMI2):
-    /// a 64-byte vector and a masked one at 65–128 bytes, AVX2 vectors above.
+    /// two overlapping 64-byte vectors at 65–128 bytes, AVX2 vectors above.
     Avx512,
-    /// x86-64: 64-byte AVX-512 vectors at every size above 64 bytes: a vector and a
-    /// masked one up to 128, eight overlapping up to 512, then the loop with masked
-    /// ends (not the dispatcher's choice, 0b9182b; kept to re-measure on cores with
+    /// x86-64: 64-byte AVX-512 vectors at every size above 64 bytes: two overlapping
+    /// up to 128, eight overlapping up to 512, then the loop with masked ends (not the dispatcher's choice, 0b9182b; kept to re-measure on cores with
     /// full-width AVX-512).
     Avx512Zmm,
     /// x86-64: `rep movsb` on a 64-byte aligned destination at every size (memmove:

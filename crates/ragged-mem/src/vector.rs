@@ -460,28 +460,6 @@ pub(crate) unsafe fn loop_backward_masked<V: Masked>(dst: *mut u8, src: *const u
     }
 }
 
-/// Copies `n <= 2 * V::SIZE` bytes with masked accesses: one vector and a masked one
-/// (or one masked alone), all loaded before any is stored; overlap-safe.
-///
-/// # Safety
-/// `n <= 2 * V::SIZE`; `n` bytes valid at each pointer; `V` enabled.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(crate) unsafe fn copy_upto2v_masked<V: Masked>(dst: *mut u8, src: *const u8, n: usize) {
-    let w = V::SIZE;
-    debug_assert!(n <= 2 * w);
-    // SAFETY: the first access covers `0 .. min(n, w)`, the second `w .. n` when
-    // `n > w` (and nothing otherwise, through a pointer it does not use); both loads
-    // come before both stores.
-    unsafe {
-        let (first, rest) = (n.min(w), n.saturating_sub(w));
-        let a = V::load_first(src, first);
-        let b = V::load_first(src.wrapping_add(w), rest);
-        V::store_first(dst, a, first);
-        V::store_first(dst.wrapping_add(w), b, rest);
-    }
-}
-
 /// Sets `n` bytes to `byte`.
 ///
 /// # Safety

@@ -139,7 +139,7 @@ pub fn copy_strategy() -> String {
         use ragged_mem::strategy::{NONTEMPORAL_MIN, REP_MOVSB_MIN, x86_64_features};
         let f = x86_64_features();
         let vectors = if f.avx512 {
-            "avx512 (65-128 B, masked) + avx2"
+            "avx512 (65-128 B) + avx2"
         } else if f.avx2 {
             "avx2"
         } else {

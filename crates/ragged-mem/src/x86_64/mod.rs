@@ -1,7 +1,7 @@
 //! The x86-64 strategy. Up to 64 B: overlapping scalar and SSE2 accesses, inlined into
 //! the caller, no runtime check. Above that, one indirect jump to the entry chosen for
 //! this CPU on the first such copy (`entry.rs`): on a CPU with AVX-512F/BW, 65–128 B
-//! are one 64-byte vector and a masked one, and above that the AVX2 path runs (see
+//! are two overlapping 64-byte vectors, and above that the AVX2 path runs (see
 //! [`AVX512_ZMM_ABOVE_128`] for why not 64-byte vectors there); on an AVX2 CPU, eight
 //! SSE2 vectors up to 128 B, overlapping AVX2 accesses up to 256 B, then the AVX2
 //! loop; without AVX2, the SSE2 copy, or `rep movsb` where the CPU reports ERMS and it
@@ -51,8 +51,8 @@ pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 
 /// Whether the dispatcher's AVX-512 path uses 64-byte vectors above two of them
 /// (`true`: eight overlapping vectors up to 512 B, then the loop with masked ends) or
-/// the AVX2 classes and loop (`false`). Up to 128 B it is one 64-byte vector and a
-/// masked one either way: that beat the SSE2 copy and two overlapping 64-byte vectors.
+/// the AVX2 classes and loop (`false`). Up to 128 B it is two overlapping 64-byte
+/// vectors either way (see [`copy_above64_avx512`]).
 /// Above, the 64-byte shapes lost to the AVX2 ones where they were measured (a core
 /// that splits 512-bit accesses in two; 0b9182b, figures in docs/tuning.md).
 pub(crate) const AVX512_ZMM_ABOVE_128: bool = false;
@@ -369,7 +369,7 @@ unsafe fn memcpy_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize)
     // here (AVX-512F implies AVX2).
     unsafe {
         if n <= 2 * 64 {
-            vector::copy_upto2v_masked::<Avx512>(dst, src, n)
+            copy_upto8v_from1v::<Avx512>(dst, src, n)
         } else if n < NONTEMPORAL_MIN {
             copy_above64_avx512::<ZMM, true>(dst, src, n)
         } else if ZMM {
@@ -395,7 +395,7 @@ unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize
     // loops' direction matches the overlap; the features are enabled here.
     unsafe {
         if n <= 2 * 64 {
-            vector::copy_upto2v_masked::<Avx512>(dst, src, n)
+            copy_upto8v_from1v::<Avx512>(dst, src, n)
         } else if n <= if ZMM { 8 * 64 } else { 8 * 32 } {
             copy_above64_avx512::<ZMM, true>(dst, src, n)
         } else if disjoint(dst, src, n) {
@@ -408,9 +408,14 @@ unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize
     }
 }
 
-/// The AVX-512 copy of `n > 64` bytes: one 64-byte vector and a masked one up to
+/// The AVX-512 copy of `n > 64` bytes: two overlapping 64-byte vectors up to
 /// 128 B, then (see [`AVX512_ZMM_ABOVE_128`]) 64-byte vectors if `ZMM`, the AVX2 ones
 /// if not; in the loop lowest address first if `FORWARD`, highest first if not.
+///
+/// Up to 128 B the second vector overlaps the first rather than being masked to the
+/// bytes past it: the mask (`bzhi`, `kmov`) cost more than the overlap saves, and a
+/// later load of bytes a masked store wrote is not forwarded from that store, so a
+/// move by 64 within 128 B ran at about half glibc's speed.
 ///
 /// # Safety
 /// `n > 64`; `n` bytes valid at each pointer; overlap only with `dst <= src` if
@@ -428,7 +433,7 @@ unsafe fn copy_above64_avx512<const ZMM: bool, const FORWARD: bool>(
     // eight vectors loads everything before it stores.
     unsafe {
         if n <= 2 * 64 {
-            vector::copy_upto2v_masked::<Avx512>(dst, src, n)
+            copy_upto8v_from1v::<Avx512>(dst, src, n)
         } else if !ZMM {
             if n <= 8 * 32 {
                 vector::copy_upto8v::<Avx2>(dst, src, n)
