@@ -508,11 +508,13 @@ mod entry {
             None => (spec.parse().expect("size"), 0),
         };
         let span = (n + offset.unsigned_abs()).div_ceil(PAGE) * PAGE;
-        let mut buf = vec![0u8; 3 * PAGE + 2 * span];
+        let mut buf = vec![0u8; 3 * PAGE + 3 * span];
         for (i, b) in buf.iter_mut().enumerate() {
             *b = (i * 131 + 7) as u8;
         }
-        let page = buf.as_ptr().align_offset(PAGE) + PAGE;
+        // A page boundary with `span` bytes below it (a move's source may start there)
+        // and room for a copy's source above it.
+        let page = buf.as_ptr().align_offset(PAGE) + PAGE + span;
         let (src, dst) = if copy {
             assert!(offset >= 0, "memcpy rows are size+offset");
             (page + span + PAGE / 2 + offset as usize, page)
