@@ -51,8 +51,8 @@ pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 
 /// Whether the dispatcher's AVX-512 path uses 64-byte vectors above two of them
 /// (`true`: eight overlapping vectors up to 512 B, then the loop with masked ends) or
-/// the AVX2 classes and loop (`false`). Up to 128 B it is two overlapping 64-byte
-/// vectors either way (see [`copy_above64_avx512`]).
+/// hands the copy to the AVX2 path (`false`). Up to 128 B it is two overlapping
+/// 64-byte vectors either way (see [`copy_above64_avx512`]).
 /// Above, the 64-byte shapes lost to the AVX2 ones where they were measured (a core
 /// that splits 512-bit accesses in two; 0b9182b, and through the dispatcher four
 /// vectors at 129–256 B and eight at 257–512 B again, 454ee8c; figures in
@@ -211,9 +211,14 @@ unsafe fn memcpy_above64(dst: *mut u8, src: *const u8, n: usize) {
 /// classes below 129 B are not tested again (two to five fewer branches at 129–256 B).
 /// `rep movsb` never beat the AVX2 loop in measurements; see [`REP_MOVSB_MIN`].
 ///
+/// Never inlined, so never compiled inside an AVX-512 function: there LLVM merged
+/// neighbouring pairs of its 32-byte accesses into 64-byte ones, and the AVX-512
+/// entry ran 129–256 B and the moves slower than with this function as it is.
+///
 /// # Safety
 /// As for [`memcpy`], with `n > SSE2_MAX`; the CPU must support AVX2.
 #[target_feature(enable = "avx2")]
+#[inline(never)]
 unsafe fn memcpy_avx2(dst: *mut u8, src: *const u8, n: usize) {
     debug_assert!(n > SSE2_MAX);
     // SAFETY: caller guarantee; `SSE2_MAX == 4 * 32`, so `n <= 256` is the class of
@@ -334,11 +339,13 @@ unsafe fn memmove_above64(dst: *mut u8, src: *const u8, n: usize) {
 /// Move of more than [`SSE2_MAX`] bytes on an AVX2 CPU: up to 256 B the eight
 /// overlapping vectors, which load everything before they store (no overlap test);
 /// above that disjoint buffers as [`memcpy_avx2`], overlapping ones with the AVX2 loop
-/// in the direction that reads each source byte before it is overwritten.
+/// in the direction that reads each source byte before it is overwritten. Never
+/// inlined, like [`memcpy_avx2`].
 ///
 /// # Safety
 /// As for [`memmove`], with `n > SSE2_MAX`; the CPU must support AVX2.
 #[target_feature(enable = "avx2")]
+#[inline(never)]
 unsafe fn memmove_avx2(dst: *mut u8, src: *const u8, n: usize) {
     debug_assert!(n > SSE2_MAX);
     // SAFETY: caller guarantee; `SSE2_MAX == 4 * 32`, so `n <= 256` is the class of
@@ -357,9 +364,10 @@ unsafe fn memmove_avx2(dst: *mut u8, src: *const u8, n: usize) {
     }
 }
 
-/// Disjoint copy of more than [`INLINE_MAX`] bytes on an AVX-512 CPU, with 64-byte
-/// vectors above 128 B if `ZMM` (see [`AVX512_ZMM_ABOVE_128`]), or with non-temporal
-/// stores when large.
+/// Disjoint copy of more than [`INLINE_MAX`] bytes on an AVX-512 CPU: two overlapping
+/// 64-byte vectors up to 128 B; above that a tail call to [`memcpy_avx2`], or if
+/// `ZMM` the 64-byte classes and loop, with non-temporal stores when large (see
+/// [`AVX512_ZMM_ABOVE_128`]).
 ///
 /// # Safety
 /// As for [`memcpy`], with `n > INLINE_MAX`; the CPU must support AVX-512F, AVX-512BW
@@ -367,24 +375,27 @@ unsafe fn memmove_avx2(dst: *mut u8, src: *const u8, n: usize) {
 #[target_feature(enable = "avx512f,avx512bw,bmi2")]
 unsafe fn memcpy_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize) {
     debug_assert!(n > INLINE_MAX);
-    // SAFETY: caller guarantee (disjoint buffers, `n > 64`); the features are enabled
+    // SAFETY: caller guarantee (disjoint buffers, `n > 64`); each callee's size range
+    // is checked (`memcpy_avx2` gets `n > 128 = SSE2_MAX`); the features are enabled
     // here (AVX-512F implies AVX2).
     unsafe {
         if n <= 2 * 64 {
             copy_upto8v_from1v::<Avx512>(dst, src, n)
+        } else if !ZMM {
+            memcpy_avx2(dst, src, n)
         } else if n < NONTEMPORAL_MIN {
             copy_above64_avx512::<ZMM, true>(dst, src, n)
-        } else if ZMM {
-            nontemporal::copy::<Sse2, Avx512>(dst, src, n)
         } else {
-            nontemporal::copy::<Sse2, Avx2>(dst, src, n)
+            nontemporal::copy::<Sse2, Avx512>(dst, src, n)
         }
     }
 }
 
-/// Move of more than [`INLINE_MAX`] bytes on an AVX-512 CPU: the classes that load
-/// everything before they store (no overlap test), then disjoint buffers as
-/// [`memcpy_avx512`], overlapping ones with the loop in the safe direction.
+/// Move of more than [`INLINE_MAX`] bytes on an AVX-512 CPU: two overlapping 64-byte
+/// vectors up to 128 B; above that a tail call to [`memmove_avx2`], or if `ZMM` the
+/// 64-byte classes that load everything before they store (no overlap test), then
+/// disjoint buffers as [`memcpy_avx512`], overlapping ones with the loop in the safe
+/// direction.
 ///
 /// # Safety
 /// As for [`memmove`], with `n > INLINE_MAX`; the CPU must support AVX-512F,
@@ -393,12 +404,15 @@ unsafe fn memcpy_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize)
 unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize) {
     debug_assert!(n > INLINE_MAX);
     // SAFETY: caller guarantee; the overlap-safe classes by their size ranges;
-    // `memcpy_avx512` only for disjoint buffers of more than `INLINE_MAX` bytes; the
-    // loops' direction matches the overlap; the features are enabled here.
+    // `memmove_avx2` with `n > 128 = SSE2_MAX`; `memcpy_avx512` only for disjoint
+    // buffers of more than `INLINE_MAX` bytes; the loops' direction matches the
+    // overlap; the features are enabled here (AVX-512F implies AVX2).
     unsafe {
         if n <= 2 * 64 {
             copy_upto8v_from1v::<Avx512>(dst, src, n)
-        } else if n <= if ZMM { 8 * 64 } else { 8 * 32 } {
+        } else if !ZMM {
+            memmove_avx2(dst, src, n)
+        } else if n <= 8 * 64 {
             copy_above64_avx512::<ZMM, true>(dst, src, n)
         } else if disjoint(dst, src, n) {
             memcpy_avx512::<ZMM>(dst, src, n)
@@ -411,8 +425,9 @@ unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize
 }
 
 /// The AVX-512 copy of `n > 64` bytes: two overlapping 64-byte vectors up to
-/// 128 B, then (see [`AVX512_ZMM_ABOVE_128`]) 64-byte vectors if `ZMM`, the AVX2 ones
-/// if not; in the loop lowest address first if `FORWARD`, highest first if not.
+/// 128 B, then (see [`AVX512_ZMM_ABOVE_128`]) 64-byte vectors if `ZMM`, the AVX2
+/// copy (out of line) if not; in the loop lowest address first if `FORWARD`, highest
+/// first if not.
 ///
 /// Up to 128 B the second vector overlaps the first rather than being masked to the
 /// bytes past it: the mask (`bzhi`, `kmov`) cost more than the overlap saves, and a
@@ -429,20 +444,18 @@ unsafe fn copy_above64_avx512<const ZMM: bool, const FORWARD: bool>(
     n: usize,
 ) {
     debug_assert!(n > 64);
-    // SAFETY: caller guarantee; each callee's size range is checked (`n > 128 = 4 * 32`
-    // for the eight-vector AVX2 class, `n > 64` for the AVX-512 one, `n > 8 * w` for
-    // the overlapping loops); the loops' direction is the caller's; every class up to
-    // eight vectors loads everything before it stores.
+    // SAFETY: caller guarantee; each callee's size range is checked (`n > 64` for the
+    // AVX-512 classes, any `n` for the AVX2 copies, `n > 8 * w` for the loops); the
+    // loops' direction is the caller's; every class up to eight vectors loads
+    // everything before it stores; AVX-512F (enabled in the caller) implies AVX2.
     unsafe {
         if n <= 2 * 64 {
             copy_upto8v_from1v::<Avx512>(dst, src, n)
         } else if !ZMM {
-            if n <= 8 * 32 {
-                vector::copy_upto8v::<Avx2>(dst, src, n)
-            } else if FORWARD {
-                vector::loop_forward::<Avx2>(dst, src, n)
+            if FORWARD {
+                copy_forward_avx2(dst, src, n)
             } else {
-                vector::loop_backward::<Avx2>(dst, src, n)
+                copy_backward_avx2(dst, src, n)
             }
         } else if n <= 8 * 64 {
             vector::copy_upto8v_from1v::<Avx512>(dst, src, n)
@@ -585,6 +598,7 @@ pub(crate) unsafe fn set_sse2(dst: *mut u8, byte: u8, n: usize) {
 /// `n` bytes valid at each pointer; overlap only with `dst <= src`; the CPU must
 /// support AVX2.
 #[target_feature(enable = "avx2")]
+#[inline(never)]
 pub(crate) unsafe fn copy_forward_avx2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; AVX2 is enabled in this function.
     unsafe { vector::copy_forward::<Sse2, Avx2>(dst, src, n) }
@@ -596,6 +610,7 @@ pub(crate) unsafe fn copy_forward_avx2(dst: *mut u8, src: *const u8, n: usize) {
 /// `n` bytes valid at each pointer; overlap only with `dst >= src`; the CPU must
 /// support AVX2.
 #[target_feature(enable = "avx2")]
+#[inline(never)]
 pub(crate) unsafe fn copy_backward_avx2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; AVX2 is enabled in this function.
     unsafe { vector::copy_backward::<Sse2, Avx2>(dst, src, n) }
