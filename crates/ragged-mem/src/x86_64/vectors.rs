@@ -10,8 +10,7 @@ use core::arch::x86_64::{
     __m128i, __m256i, __m512i, _bzhi_u64, _mm_loadu_si128, _mm_set1_epi8, _mm_store_si128,
     _mm_storeu_si128, _mm_stream_si128, _mm256_loadu_si256, _mm256_set1_epi8, _mm256_store_si256,
     _mm256_storeu_si256, _mm256_stream_si256, _mm512_loadu_si512, _mm512_mask_storeu_epi8,
-    _mm512_maskz_loadu_epi8, _mm512_set1_epi8, _mm512_store_si512, _mm512_storeu_si512,
-    _mm512_stream_si512,
+    _mm512_maskz_loadu_epi8, _mm512_set1_epi8, _mm512_store_si512, _mm512_stream_si512,
 };
 
 use crate::vector::{Masked, Vector};
@@ -121,8 +120,11 @@ impl Vector for Avx512 {
     }
     #[inline(always)]
     unsafe fn store(p: *mut u8, v: Self) {
-        // SAFETY: caller guarantee (64 writable bytes, AVX-512F enabled).
-        unsafe { _mm512_storeu_si512(p.cast(), v.0) }
+        // Not `_mm512_storeu_si512`: that is a `write_unaligned`, which unoptimised is
+        // a call to `memcpy` (under `c-symbols`, to this crate's own); the store with
+        // every byte in its mask is a plain store once optimised.
+        // SAFETY: caller guarantee (64 writable bytes, AVX-512F and BW enabled).
+        unsafe { _mm512_mask_storeu_epi8(p.cast(), u64::MAX, v.0) }
     }
     #[inline(always)]
     unsafe fn store_aligned(p: *mut u8, v: Self) {
