@@ -213,7 +213,8 @@ unsafe fn memcpy_above64(dst: *mut u8, src: *const u8, n: usize) {
 ///
 /// Never inlined, so never compiled inside an AVX-512 function: there LLVM merged
 /// neighbouring pairs of its 32-byte accesses into 64-byte ones, and the AVX-512
-/// entry ran 129–256 B and the moves slower than with this function as it is.
+/// entry ran 129–256 B and the moves slower than with this function as it is
+/// (18efff0).
 ///
 /// # Safety
 /// As for [`memcpy`], with `n > SSE2_MAX`; the CPU must support AVX2.
