@@ -5,7 +5,7 @@
 //! CPU, stores the entry chosen for it and runs the copy there; every later copy jumps
 //! straight to that entry. That is one indirect jump a call, like the one glibc's
 //! ifunc-resolved `memcpy` costs its callers, where testing a cached feature byte
-//! and then jumping to the entry cost two taken branches more (88a625a).
+//! and then jumping to the entry cost two taken branches more (16be6c6).
 
 use core::sync::atomic::{AtomicPtr, Ordering};
 

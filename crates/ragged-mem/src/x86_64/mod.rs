@@ -55,7 +55,7 @@ pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 /// 64-byte vectors either way (see [`copy_above64_avx512`]).
 /// Above, the 64-byte shapes lost to the AVX2 ones where they were measured (a core
 /// that splits 512-bit accesses in two; 0b9182b, and through the dispatcher four
-/// vectors at 129–256 B and eight at 257–512 B again, 454ee8c; figures in
+/// vectors at 129–256 B and eight at 257–512 B again, ba1a756; figures in
 /// docs/tuning.md).
 pub(crate) const AVX512_ZMM_ABOVE_128: bool = false;
 
@@ -71,7 +71,7 @@ static MEMMOVE_ABOVE64: Slot = Slot::new(memmove_resolve);
 /// The size tests are nested so that 33–64 B and the jump to the out-of-line entry
 /// are reached without a taken branch, at the price of one for 16 B and below: with
 /// the tests in size order, 65–128 B went through three taken branches and lost to
-/// glibc's one indirect call by more than the small sizes gained (88a625a).
+/// glibc's one indirect call by more than the small sizes gained (16be6c6).
 ///
 /// # Safety
 /// `src` valid for reading and `dst` for writing `n` bytes; no overlap.
@@ -214,7 +214,7 @@ unsafe fn memcpy_above64(dst: *mut u8, src: *const u8, n: usize) {
 /// Never inlined, so never compiled inside an AVX-512 function: there LLVM merged
 /// neighbouring pairs of its 32-byte accesses into 64-byte ones, and the AVX-512
 /// entry ran 129–256 B and the moves slower than with this function as it is
-/// (18efff0).
+/// (d967783).
 ///
 /// # Safety
 /// As for [`memcpy`], with `n > SSE2_MAX`; the CPU must support AVX2.
@@ -433,7 +433,7 @@ unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize
 /// Up to 128 B the second vector overlaps the first rather than being masked to the
 /// bytes past it: the mask (`bzhi`, `kmov`) cost more than the overlap saves, and a
 /// later load of bytes a masked store wrote is not forwarded from that store, so a
-/// move by 64 within 128 B ran at about half glibc's speed (454ee8c).
+/// move by 64 within 128 B ran at about half glibc's speed (ba1a756).
 ///
 /// # Safety
 /// `n > 64`; `n` bytes valid at each pointer; overlap only with `dst <= src` if
