@@ -47,12 +47,12 @@
 #[cfg(doc)]
 use crate::aead::MAX_PLAINTEXT_LEN;
 use crate::aead::{AeadVariant, ChaChaPoly1305, TAG_LEN, check_len};
-use crate::backend::generic::{Absorb, Job};
-use crate::backend::poly1305::Poly1305Backend;
+use crate::backend::generic::{Job, Jobs};
+use crate::backend::poly1305::{MacJob, Poly1305Backend};
 use crate::backend::{Backend, MacRoute, Route};
 use crate::chacha::ChaCha;
 use crate::error::Error;
-use crate::poly1305::{AeadMac, tag_verdict, tags_equal};
+use crate::poly1305::{tag_verdict, tags_equal};
 use crate::state::State;
 use crate::variant::Variant;
 use crate::variant::sealed::Sealed;
@@ -258,7 +258,7 @@ impl Burst {
     /// [`Error::InvalidBurstItem`] for the first item that needs keystream past the
     /// end of its block counter; nothing is written then.
     pub fn xor<V: Variant>(&self, items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
-        xor_items(self.route.backend(), items)
+        xor_items(self.route, items)
     }
 }
 
@@ -304,7 +304,7 @@ impl<V: Variant> ChaCha<V> {
     /// [`Error::InvalidBurstItem`] for the first item that needs keystream past the
     /// end of its block counter; nothing is written then.
     pub fn xor_burst(items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
-        xor_items(Backend::detect(), items)
+        xor_items(Route::detect(), items)
     }
 }
 
@@ -314,6 +314,8 @@ pub(crate) trait AeadItem<V: AeadVariant> {
     fn own_key(&self) -> Option<&[u8; 32]>;
     /// The nonce, AAD, buffer and tag.
     fn parts(&mut self) -> (&V::Nonce, &[u8], &mut [u8], &mut [u8; TAG_LEN]);
+    /// The same, read only.
+    fn view(&self) -> (&V::Nonce, &[u8], &[u8], &[u8; TAG_LEN]);
     /// The buffer's length.
     fn len(&self) -> usize;
 }
@@ -330,6 +332,10 @@ macro_rules! aead_item {
                 (&self.nonce, self.aad, &mut *self.buf, &mut self.tag)
             }
             #[inline(always)]
+            fn view(&self) -> (&V::Nonce, &[u8], &[u8], &[u8; TAG_LEN]) {
+                (&self.nonce, self.aad, &*self.buf, &self.tag)
+            }
+            #[inline(always)]
             fn len(&self) -> usize {
                 self.buf.len()
             }
@@ -343,6 +349,10 @@ macro_rules! aead_item {
             #[inline(always)]
             fn parts(&mut self) -> (&V::Nonce, &[u8], &mut [u8], &mut [u8; TAG_LEN]) {
                 self.item.parts()
+            }
+            #[inline(always)]
+            fn view(&self) -> (&V::Nonce, &[u8], &[u8], &[u8; TAG_LEN]) {
+                self.item.view()
             }
             #[inline(always)]
             fn len(&self) -> usize {
@@ -371,19 +381,19 @@ fn check_aead_items<V: AeadVariant>(items: &[impl AeadItem<V>]) -> Result<(), Er
 
 /// The initial state of `item` under its own key, or else `key`.
 #[inline(always)]
-fn item_state<V: AeadVariant>(item: &mut impl AeadItem<V>, key: Option<&[u8; 32]>) -> State {
+fn item_state<V: AeadVariant>(item: &impl AeadItem<V>, key: Option<&[u8; 32]>) -> State {
     let key = item
         .own_key()
         .or(key)
-        .copied()
         .expect("a one-key burst passes its key; keyed items have their own");
-    let (nonce, ..) = item.parts();
-    <V as Sealed>::state(&key, nonce.as_ref())
+    let (nonce, ..) = item.view();
+    <V as Sealed>::state(key, nonce.as_ref())
 }
 
-/// Items the lane kernel takes at a time: their states, jobs (and AEAD key blocks)
-/// live on the stack for the group. Lanes are refilled across the items of a group;
-/// only the group's last blocks run with lanes idle.
+/// Items an AEAD burst takes at a time: their one-time key blocks (and, opening, their
+/// states) live on the stack for the group, from the keystream pass to the MAC. Lanes
+/// are refilled across the items of a group; only the group's last blocks run with
+/// lanes idle.
 const GROUP: usize = 32;
 
 /// The longest AEAD message that goes through the lanes; longer ones take the
@@ -393,6 +403,83 @@ const LONG_AEAD: usize = 512;
 /// The same for keystream items.
 const LONG_XOR: usize = 1024;
 
+/// Whether an AEAD item of `len` bytes goes through the lanes.
+#[inline(always)]
+fn in_lanes(len: usize) -> bool {
+    len <= LONG_AEAD
+}
+
+/// The fewest items (of a group, or of a keystream burst) the lanes take: with fewer, a
+/// whole batch of lanes would carry the blocks of one item, and the single-message
+/// path, which computes only the blocks it needs, is faster.
+const MIN_LANE_ITEMS: usize = 2;
+
+/// Whether a group goes through the lanes: the backend has them, and enough of its
+/// items are short enough.
+#[inline(always)]
+fn group_in_lanes<V: AeadVariant>(route: Route, group: &[impl AeadItem<V>]) -> bool {
+    route.backend().has_lane_bursts()
+        && group.iter().filter(|item| in_lanes(item.len())).count() >= MIN_LANE_ITEMS
+}
+
+/// The jobs of a sealing group: for each item that goes through the lanes, its key
+/// block (block 0, into its row of `keys`), then its message from block 1 — two jobs,
+/// so that the two run side by side in two lanes.
+struct SealJobs<'k, 'g, V, I> {
+    items: &'g mut [I],
+    key: Option<&'k [u8; 32]>,
+    /// `GROUP` zeroed key blocks, one per item of the group.
+    keys: *mut [u8; 64],
+    next: usize,
+    /// The message job of the item whose key block was handed out last, and its state.
+    message: Option<Job>,
+    words: [u32; 16],
+    variant: core::marker::PhantomData<V>,
+}
+
+impl<V: AeadVariant, I: AeadItem<V>> Jobs for SealJobs<'_, '_, V, I> {
+    #[inline(always)]
+    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
+        if let Some(job) = self.message.take() {
+            *words = self.words;
+            return Some(job);
+        }
+        while self.next < self.items.len() {
+            let i = self.next;
+            self.next += 1;
+            let item = &mut self.items[i];
+            if !in_lanes(item.len()) {
+                continue;
+            }
+            *words = item_state(&*item, self.key).words;
+            self.words = *words;
+            let buf = item.parts().2;
+            let ptr = buf.as_mut_ptr();
+            self.message = Some(Job {
+                counter: 1,
+                input: ptr,
+                output: ptr,
+                len: buf.len(),
+            });
+            // SAFETY: `i < GROUP`: within `keys`.
+            let key = unsafe { self.keys.add(i) }.cast::<u8>();
+            return Some(Job {
+                counter: 0,
+                input: key,
+                output: key,
+                len: 64,
+            });
+        }
+        None
+    }
+}
+
+impl<V, I> Drop for SealJobs<'_, '_, V, I> {
+    fn drop(&mut self) {
+        wipe(&mut self.words);
+    }
+}
+
 /// The AEAD seal of every item (after checking them all).
 fn seal_items<V: AeadVariant>(
     route: Route,
@@ -401,80 +488,152 @@ fn seal_items<V: AeadVariant>(
     items: &mut [impl AeadItem<V>],
 ) -> Result<(), Error> {
     check_aead_items(items)?;
-    let backend = route.backend();
-    if !backend.has_lane_bursts() {
-        for item in items.iter_mut() {
-            let state = item_state(item, key);
-            let (_, aad, buf, tag) = item.parts();
-            *tag = crate::aead::seal_checked(route, mac_route, &state, aad, buf);
-        }
-        return Ok(());
-    }
     for group in items.chunks_mut(GROUP) {
-        let states = group_states(group, key);
-        let mut keys = [[0u8; 64]; GROUP];
-        let kp = keys.as_mut_ptr();
-        // Item i: its key block (block 0, into `keys[i]`), then its message from block 1.
-        let mut bufs = group.iter_mut().map(|item| {
-            let buf = item.parts().2;
-            let lanes = buf.len() <= LONG_AEAD;
-            (buf.as_mut_ptr(), if lanes { buf.len() } else { 0 }, lanes)
-        });
-        let mut message = (core::ptr::null_mut(), 0, false);
-        let jobs: [Job<'_>; 2 * GROUP] = core::array::from_fn(|j| {
-            let (i, state) = (j / 2, &states[j / 2]);
-            if j % 2 == 0 {
-                message = bufs.next().unwrap_or((core::ptr::null_mut(), 0, false));
-                // SAFETY: `i < GROUP`: within `keys`.
-                let key = unsafe { kp.add(i) }.cast::<u8>();
-                let len = if message.2 { 64 } else { 0 };
-                Job {
-                    state,
-                    counter: 0,
-                    input: key,
-                    output: key,
-                    len,
-                }
-            } else {
-                Job {
-                    state,
-                    counter: 1,
-                    input: message.0,
-                    output: message.0,
-                    len: message.1,
-                }
+        if !group_in_lanes(route, group) {
+            for item in group.iter_mut() {
+                let state = item_state(&*item, key);
+                let (_, aad, buf, tag) = item.parts();
+                *tag = crate::aead::seal_checked(route, mac_route, &state, aad, buf);
             }
-        });
+            continue;
+        }
+        let mut keys = [[0u8; 64]; GROUP];
+        let mut jobs = SealJobs {
+            items: &mut *group,
+            key,
+            keys: keys.as_mut_ptr(),
+            next: 0,
+            message: None,
+            words: [0; 16],
+            variant: core::marker::PhantomData,
+        };
         // SAFETY: the backend is available (every `Backend` here was checked); each
         // job is in place over its own item's buffer or key block, all disjoint; the
         // length check keeps every message within blocks 1..2^32.
-        unsafe { backend.xor_burst(&jobs[..2 * group.len()], states[0].double_rounds) };
-        for ((item, key), state) in group.iter_mut().zip(&keys).zip(&states) {
-            let (_, aad, buf, tag) = item.parts();
-            if buf.len() > LONG_AEAD {
-                *tag = crate::aead::seal_checked(route, mac_route, state, aad, buf);
-                continue;
-            }
-            let mut mac = AeadMac::new(aad, mac_route);
-            mac.key(key);
-            mac.absorb(&buf[..buf.len() & !15]);
-            *tag = mac.finish(buf);
-        }
+        unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
+        drop(jobs);
+        let mut tags = [[0u8; TAG_LEN]; GROUP];
+        mac_tags(mac_route, group, &keys, &mut tags);
         keys[..group.len()].iter_mut().for_each(wipe);
+        for (item, computed) in group.iter_mut().zip(&tags) {
+            if in_lanes(item.len()) {
+                *item.parts().3 = *computed;
+            } else {
+                let state = item_state(&*item, key);
+                let (_, aad, buf, tag) = item.parts();
+                *tag = crate::aead::seal_checked(route, mac_route, &state, aad, buf);
+            }
+        }
     }
     Ok(())
 }
 
-/// The initial states of a group's items (a zero key's past the group's end).
-fn group_states<V: AeadVariant>(
-    group: &mut [impl AeadItem<V>],
-    key: Option<&[u8; 32]>,
-) -> [State; GROUP] {
-    let mut items = group.iter_mut();
-    core::array::from_fn(|_| match items.next() {
-        Some(item) => item_state(item, key),
-        None => State::new(&[0; 32], [0; 3], V::ROUNDS / 2),
-    })
+/// The AEAD tag of every item of `group` that goes through the lanes into its row of
+/// `tags`, from its key block (its row of `keys`): all of them together on
+/// `mac_route`'s backend, one message a vector lane where it has lanes.
+fn mac_tags<V: AeadVariant>(
+    mac_route: MacRoute,
+    group: &[impl AeadItem<V>],
+    keys: &[[u8; 64]; GROUP],
+    tags: &mut [[u8; TAG_LEN]; GROUP],
+) {
+    const NONE: MacJob<'static> = MacJob {
+        key: &[0; 64],
+        aad: &[],
+        ciphertext: &[],
+    };
+    let mut jobs = [NONE; GROUP];
+    let mut rows = [0usize; GROUP];
+    let mut n = 0;
+    for (i, (item, key)) in group.iter().zip(keys).enumerate() {
+        if in_lanes(item.len()) {
+            let (_, aad, ciphertext, _) = item.view();
+            jobs[n] = MacJob {
+                key,
+                aad,
+                ciphertext,
+            };
+            rows[n] = i;
+            n += 1;
+        }
+    }
+    let mut out = [[0u8; TAG_LEN]; GROUP];
+    mac_route.backend().aead_tags(&jobs[..n], &mut out[..n]);
+    for (tag, &row) in out.iter().zip(&rows).take(n) {
+        tags[row] = *tag;
+    }
+    out[..n].iter_mut().for_each(wipe);
+}
+
+/// The key-block jobs of an opening group (block 0 of each item through the lanes,
+/// into its row of `keys`), keeping each item's state for the message pass.
+struct KeyJobs<'k, 'g, V, I> {
+    items: &'g [I],
+    key: Option<&'k [u8; 32]>,
+    keys: *mut [u8; 64],
+    states: &'g mut [[u32; 16]; GROUP],
+    next: usize,
+    variant: core::marker::PhantomData<V>,
+}
+
+impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
+    #[inline(always)]
+    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
+        while self.next < self.items.len() {
+            let i = self.next;
+            self.next += 1;
+            let item = &self.items[i];
+            if !in_lanes(item.len()) {
+                continue;
+            }
+            *words = item_state(item, self.key).words;
+            self.states[i] = *words;
+            // SAFETY: `i < GROUP`: within `keys`.
+            let key = unsafe { self.keys.add(i) }.cast::<u8>();
+            return Some(Job {
+                counter: 0,
+                input: key,
+                output: key,
+                len: 64,
+            });
+        }
+        None
+    }
+}
+
+/// The message jobs of an opening group: each item through the lanes whose tag
+/// matched, from block 1, under the state the key pass kept.
+struct MessageJobs<'g, V, I> {
+    items: &'g mut [I],
+    verdicts: &'g [Result<(), Error>],
+    states: &'g [[u32; 16]; GROUP],
+    next: usize,
+    variant: core::marker::PhantomData<V>,
+}
+
+impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, V, I> {
+    #[inline(always)]
+    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
+        while self.next < self.items.len() {
+            let i = self.next;
+            self.next += 1;
+            let item = &mut self.items[i];
+            // The long ones are open already; the failed ones stay zeroed.
+            if !in_lanes(item.len()) || self.verdicts[i].is_err() {
+                continue;
+            }
+            *words = self.states[i];
+            let buf = item.parts().2;
+            let ptr = buf.as_mut_ptr();
+            return Some(Job {
+                counter: 1,
+                input: ptr,
+                output: ptr,
+                len: buf.len(),
+            });
+        }
+        None
+    }
 }
 
 /// The AEAD open of every item (after checking them all), verdicts to `verdicts`.
@@ -492,94 +651,101 @@ fn open_items<V: AeadVariant>(
         });
     }
     check_aead_items(items)?;
-    let backend = route.backend();
     let mut all = Ok(());
-    if !backend.has_lane_bursts() {
-        for (item, verdict) in items.iter_mut().zip(verdicts.iter_mut()) {
-            let state = item_state(item, key);
-            let (_, aad, buf, tag) = item.parts();
-            let tag = *tag;
-            *verdict = crate::aead::open_checked(route, mac_route, &state, aad, buf, &tag);
-            if verdict.is_err() {
-                all = Err(Error::AuthenticationFailed);
-            }
-        }
-        return all;
-    }
     for (group, verdicts) in items.chunks_mut(GROUP).zip(verdicts.chunks_mut(GROUP)) {
-        let states = group_states(group, key);
+        if !group_in_lanes(route, group) {
+            for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
+                let state = item_state(&*item, key);
+                let (_, aad, buf, tag) = item.parts();
+                let tag = *tag;
+                *verdict = crate::aead::open_checked(route, mac_route, &state, aad, buf, &tag);
+                if verdict.is_err() {
+                    all = Err(Error::AuthenticationFailed);
+                }
+            }
+            continue;
+        }
+        let mut states = [[0u32; 16]; GROUP];
         // The key blocks first (block 0 of each item), all in one burst.
         let mut keys = [[0u8; 64]; GROUP];
-        let kp = keys.as_mut_ptr();
-        let mut lanes = group.iter().map(|item| item.len() <= LONG_AEAD);
-        let jobs: [Job<'_>; GROUP] = core::array::from_fn(|i| {
-            // SAFETY: `i < GROUP`: within `keys`.
-            let key = unsafe { kp.add(i) }.cast::<u8>();
-            let len = if lanes.next() == Some(true) { 64 } else { 0 };
-            Job {
-                state: &states[i],
-                counter: 0,
-                input: key,
-                output: key,
-                len,
-            }
-        });
+        let mut jobs = KeyJobs {
+            items: &*group,
+            key,
+            keys: keys.as_mut_ptr(),
+            states: &mut states,
+            next: 0,
+            variant: core::marker::PhantomData,
+        };
         // SAFETY: the backend is available; each job is in place over its own key
         // block.
-        unsafe { backend.xor_burst(&jobs[..group.len()], states[0].double_rounds) };
+        unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
         // Each item's tag over its ciphertext; a mismatch zeroes the item.
-        let each = group.iter_mut().zip(&keys).zip(&states);
-        for (((item, key), state), verdict) in each.zip(verdicts.iter_mut()) {
-            let (_, aad, buf, tag) = item.parts();
-            if buf.len() > LONG_AEAD {
-                let tag = *tag;
-                *verdict = crate::aead::open_checked(route, mac_route, state, aad, buf, &tag);
+        let mut tags = [[0u8; TAG_LEN]; GROUP];
+        mac_tags(mac_route, group, &keys, &mut tags);
+        keys[..group.len()].iter_mut().for_each(wipe);
+        let each = group.iter_mut().zip(&tags);
+        for ((item, expected), verdict) in each.zip(verdicts.iter_mut()) {
+            if in_lanes(item.len()) {
+                let (_, _, buf, tag) = item.parts();
+                *verdict = tag_verdict(tags_equal(expected, tag), buf);
             } else {
-                let mut mac = AeadMac::new(aad, mac_route);
-                mac.key(key);
-                mac.absorb(&buf[..buf.len() & !15]);
-                let mut expected = mac.finish(buf);
-                let equal = tags_equal(&expected, tag);
-                wipe(&mut expected);
-                *verdict = tag_verdict(equal, buf);
+                let state = item_state(&*item, key);
+                let (_, aad, buf, tag) = item.parts();
+                let tag = *tag;
+                *verdict = crate::aead::open_checked(route, mac_route, &state, aad, buf, &tag);
             }
             if verdict.is_err() {
                 all = Err(Error::AuthenticationFailed);
             }
         }
-        keys[..group.len()].iter_mut().for_each(wipe);
+        tags[..group.len()].iter_mut().for_each(wipe);
         // Then the messages that authenticated, from block 1.
-        let mut bufs = group
-            .iter_mut()
-            .zip(verdicts.iter())
-            .map(|(item, verdict)| {
-                let buf = item.parts().2;
-                // The long ones are open already.
-                let lanes = verdict.is_ok() && buf.len() <= LONG_AEAD;
-                let len = if lanes { buf.len() } else { 0 };
-                (buf.as_mut_ptr(), len)
-            });
-        let jobs: [Job<'_>; GROUP] = core::array::from_fn(|i| {
-            let (ptr, len) = bufs.next().unwrap_or((core::ptr::null_mut(), 0));
-            Job {
-                state: &states[i],
-                counter: 1,
-                input: ptr,
-                output: ptr,
-                len,
-            }
-        });
+        let mut jobs = MessageJobs {
+            items: &mut *group,
+            verdicts: &*verdicts,
+            states: &states,
+            next: 0,
+            variant: core::marker::PhantomData,
+        };
         // SAFETY: the backend is available; each job is in place over its own item's
         // buffer, all disjoint; the length check keeps every message within blocks
         // 1..2^32.
-        unsafe { backend.xor_burst(&jobs[..group.len()], states[0].double_rounds) };
+        unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
+        wipe(&mut states);
     }
     all
 }
 
+/// The jobs of a keystream burst: every item up to [`LONG_XOR`] bytes.
+struct XorJobs<'a, 'b, V: Variant> {
+    items: core::slice::IterMut<'a, XorItem<'b, V>>,
+}
+
+impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
+    #[inline(always)]
+    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
+        let item = self.items.find(|item| in_xor_lanes(item.buf.len()))?;
+        *words = <V as Sealed>::state(item.key, item.nonce.as_ref()).words;
+        let ptr = item.buf.as_mut_ptr();
+        Some(Job {
+            counter: item.counter.into(),
+            input: ptr,
+            output: ptr,
+            len: item.buf.len(),
+        })
+    }
+}
+
+/// Whether a keystream item of `len` bytes goes through the lanes.
+#[inline(always)]
+fn in_xor_lanes(len: usize) -> bool {
+    len <= LONG_XOR
+}
+
 /// The keystream XOR of every item (after checking them all).
-fn xor_items<V: Variant>(backend: Backend, items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
+fn xor_items<V: Variant>(route: Route, items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
     let end = V::BLOCKS * 64;
+    let mut lanes = 0;
     for (index, item) in items.iter().enumerate() {
         let start = u128::from(item.counter.into()) * 64;
         let requested = item.buf.len() as u128;
@@ -591,41 +757,27 @@ fn xor_items<V: Variant>(backend: Backend, items: &mut [XorItem<'_, V>]) -> Resu
                 allowed: end - start,
             });
         }
+        lanes += usize::from(in_xor_lanes(item.buf.len()));
     }
-    for group in items.chunks_mut(GROUP) {
-        let mut items = group.iter_mut();
-        let states: [State; GROUP] = core::array::from_fn(|_| match items.next() {
-            Some(item) => <V as Sealed>::state(item.key, item.nonce.as_ref()),
-            None => State::new(&[0; 32], [0; 3], V::ROUNDS / 2),
-        });
-        let mut items = group.iter_mut();
-        let jobs: [Job<'_>; GROUP] = core::array::from_fn(|i| {
-            let (ptr, len, counter) = match items.next() {
-                Some(item) if item.buf.len() <= LONG_XOR => {
-                    (item.buf.as_mut_ptr(), item.buf.len(), item.counter.into())
-                }
-                _ => (core::ptr::null_mut(), 0, 0),
-            };
-            Job {
-                state: &states[i],
-                counter,
-                input: ptr,
-                output: ptr,
-                len,
-            }
-        });
-        // SAFETY: the backend is available (every `Backend` a burst holds was
-        // checked); each job is in place over its own item's buffer, all disjoint; the
-        // check above keeps every block of every item within its counter's range.
-        unsafe { backend.xor_burst(&jobs[..group.len()], V::ROUNDS / 2) };
-        for (item, state) in group.iter_mut().zip(&states) {
-            if item.buf.len() > LONG_XOR {
-                let (ptr, len) = (item.buf.as_mut_ptr(), item.buf.len());
-                // SAFETY: as for the burst: in place over the item's own buffer, within
-                // its counter's range.
-                unsafe { backend.xor_keystream(state, item.counter.into(), ptr, ptr, len) };
-            }
+    let lanes = lanes >= MIN_LANE_ITEMS && route.backend().has_lane_bursts();
+    if lanes {
+        let mut jobs = XorJobs {
+            items: items.iter_mut(),
+        };
+        // SAFETY: the backend is available (every route a burst holds was checked);
+        // each job is in place over its own item's buffer, all disjoint; the check
+        // above keeps every block of every item within its counter's range.
+        unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
+    }
+    for item in items.iter_mut() {
+        if lanes && in_xor_lanes(item.buf.len()) {
+            continue;
         }
+        let state = <V as Sealed>::state(item.key, item.nonce.as_ref());
+        let (ptr, len) = (item.buf.as_mut_ptr(), item.buf.len());
+        // SAFETY: as for the burst: in place over the item's own buffer, within its
+        // counter's range.
+        unsafe { route.xor_keystream(&state, item.counter.into(), ptr, ptr, len) };
     }
     Ok(())
 }

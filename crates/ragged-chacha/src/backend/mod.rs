@@ -274,7 +274,7 @@ impl Backend {
     /// # Safety
     /// `self.is_available()`; the contract of [`generic::xor_burst`].
     #[inline]
-    pub(crate) unsafe fn xor_burst(self, jobs: &[generic::Job<'_>], double_rounds: u32) {
+    pub(crate) unsafe fn xor_burst<J: generic::Jobs>(self, jobs: &mut J, double_rounds: u32) {
         // SAFETY: forwarded; `self.is_available()` means the entry point's target
         // features are present.
         unsafe { entry_point!(self, xor_burst(jobs, double_rounds)) }

@@ -58,10 +58,19 @@ macro_rules! entry_points {
         /// [`generic::xor_burst`].
         ///
         /// [`generic::xor_burst`]: crate::backend::generic::xor_burst
-        pub(crate) unsafe fn xor_burst(jobs: &[$crate::backend::generic::Job<'_>], _: u32) {
-            for job in jobs.iter().filter(|job| job.len != 0) {
-                // SAFETY: forwarded, job by job; the CPU condition is the caller's.
-                unsafe { xor_keystream(job.state, job.counter, job.input, job.output, job.len) };
+        pub(crate) unsafe fn xor_burst<J: $crate::backend::generic::Jobs>(
+            jobs: &mut J,
+            double_rounds: u32,
+        ) {
+            let mut state = $crate::state::State {
+                words: [0; 16],
+                double_rounds,
+            };
+            while let Some(job) = jobs.next(&mut state.words) {
+                if job.len != 0 {
+                    // SAFETY: forwarded, job by job; the CPU condition is the caller's.
+                    unsafe { xor_keystream(&state, job.counter, job.input, job.output, job.len) };
+                }
             }
         }
     };

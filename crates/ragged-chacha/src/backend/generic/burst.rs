@@ -6,33 +6,43 @@
 //! xor_burst(jobs):
 //!     lane l holds job j: its sixteen initial words in blocks[l]
 //!     loop:
-//!         every lane whose job is done takes the next non-empty job (refill)
+//!         every lane whose job is done takes the next job with work (refill)
 //!         no lane busy: done
-//!         counter rows of each lane from its own counter
-//!         after refills: rows = untranspose(blocks) (the inverse of the transpose)
-//!         x = rows with each lane's counter words; rounds(x); x += that; transpose
-//!         lane l's block is ks[l * 64 / BYTES ..]: XORed into its job's destination,
-//!             whole vectors, then the ISA's tail trick for a partial last block
-//!         each busy lane: one block on (pointers, counter)
+//!         after refills: each busy lane's counter words into blocks[l];
+//!                        rows = untranspose(blocks) (one transpose)
+//!         otherwise:     the counter row + 1 (every busy lane moved one block on)
+//!         x = rows; rounds(x); x += rows; transpose
+//!         lane l's block is ks[l * 64 / BYTES ..] (constant indices: registers):
+//!             XORed into its job's destination, whole vectors, then the ISA's tail
+//!             trick for a partial last block
 //! ```
 //!
 //! A lane refilled from the next job as soon as its own ends keeps every lane busy
 //! through a burst of mixed lengths; only the burst's last blocks run with lanes idle.
+//! The jobs come from a [`Jobs`] source one at a time as lanes free up, each writing its
+//! initial state straight into its lane's row of `blocks`: no array of states or jobs
+//! is built up front.
 
 use super::lanes::Lanes;
 use super::rounds::rounds;
-use crate::state::State;
 use crate::wipe::wipe;
 
 /// One message of a burst for the kernel: `len` bytes from `input` XORed with the
-/// keystream of `state` from block `counter` into `output`.
+/// keystream from block `counter` into `output`.
 #[derive(Clone, Copy)]
-pub(crate) struct Job<'a> {
-    pub(crate) state: &'a State,
+pub(crate) struct Job {
     pub(crate) counter: u64,
     pub(crate) input: *const u8,
     pub(crate) output: *mut u8,
     pub(crate) len: usize,
+}
+
+/// The jobs of a burst, handed to the kernel one at a time as its lanes free up.
+pub(crate) trait Jobs {
+    /// The next job, with its initial state's sixteen words (counter words as
+    /// [`crate::state::State`] has them) written to `words`; `None` once every job was
+    /// handed out. A job may be empty (`len == 0`): the kernel skips it.
+    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job>;
 }
 
 /// What one lane is doing: the rest of its job.
@@ -68,28 +78,31 @@ const FREE: Lane = Lane {
 // The 32-bit Arm and portable backends loop over their single-message kernel instead.
 #[cfg_attr(not(lane_simd), allow(dead_code))]
 #[inline(always)]
-pub(crate) unsafe fn xor_burst<V: Lanes>(jobs: &[Job<'_>], double_rounds: u32) {
-    // `blocks[l]`: lane `l`'s initial state, turned into word rows (`V::untranspose`)
-    // after a batch's refills; its counter words come from `lo` and `hi` each batch
-    // (word 13 of the state in `word13`, for the high half to be added to).
+pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u32) {
+    // `blocks[l]`: lane `l`'s initial state, with its counter words brought up to date
+    // before each `V::untranspose` (word 13 of the state in `word13`, for the high half
+    // of the counter to be added to).
     let mut blocks = [[0u32; 16]; 16];
-    let (mut lo, mut hi, mut word13) = ([0u32; 16], [0u32; 16], [0u32; 16]);
+    let mut word13 = [0u32; 16];
     let mut lanes = [FREE; 16];
-    let mut next = 0;
+    // Whether the source may still have jobs.
+    let mut more = true;
+    // Whether `rows` must be rebuilt from `blocks`: a lane took a new job, or a lane's
+    // counter carried into its high half (64-bit counters only), which the plain
+    // increment of the counter row does not do.
+    let mut rebuild = true;
     // SAFETY: the CPU has V's features.
-    let mut rows: [V; 16] = unsafe { core::array::from_fn(|_| V::splat(0)) };
+    let (mut rows, one): ([V; 16], V) = unsafe { ([V::splat(0); 16], V::splat(1)) };
     loop {
-        let (mut busy, mut refilled) = (false, false);
+        let mut busy = 0;
         for (l, lane) in lanes.iter_mut().enumerate().take(V::BLOCKS) {
-            if lane.left == 0 {
-                while next < jobs.len() && jobs[next].len == 0 {
-                    next += 1;
-                }
-                if next < jobs.len() {
-                    let job = &jobs[next];
-                    debug_assert_eq!(job.state.double_rounds, double_rounds);
-                    blocks[l] = job.state.words;
-                    word13[l] = job.state.words[13];
+            while more && lane.left == 0 {
+                let Some(job) = jobs.next(&mut blocks[l]) else {
+                    more = false;
+                    break;
+                };
+                if job.len != 0 {
+                    word13[l] = blocks[l][13];
                     *lane = Lane {
                         input: job.input,
                         output: job.output,
@@ -97,64 +110,106 @@ pub(crate) unsafe fn xor_burst<V: Lanes>(jobs: &[Job<'_>], double_rounds: u32) {
                         done: 0,
                         counter: job.counter,
                     };
-                    next += 1;
-                    refilled = true;
+                    rebuild = true;
                 }
             }
-            busy |= lane.left != 0;
-            lo[l] = lane.counter as u32;
-            hi[l] = word13[l].wrapping_add((lane.counter >> 32) as u32);
+            busy += usize::from(lane.left != 0);
         }
-        if !busy {
+        if busy == 0 {
             break;
         }
         // SAFETY: the CPU has V's features; `blocks` holds `16 * V::BYTES` bytes (its
-        // first `V::BLOCKS` lanes), `lo` and `hi` at least `V::BYTES`. Each busy lane
-        // writes at most its job's next 64 bytes, within the job (`left`), with the
-        // job's `done` bytes before them already final (the tail trick's `before`).
+        // first `V::BLOCKS` lanes). Each busy lane writes at most its job's next 64
+        // bytes, within the job (`left`), with the job's `done` bytes before them
+        // already final (the tail trick's `before`).
         unsafe {
-            if refilled {
+            if rebuild {
+                for (l, lane) in lanes.iter().enumerate().take(V::BLOCKS) {
+                    blocks[l][12] = lane.counter as u32;
+                    blocks[l][13] = word13[l].wrapping_add((lane.counter >> 32) as u32);
+                }
                 let flat = blocks.as_ptr().cast::<u8>();
-                rows = V::untranspose(core::array::from_fn(|i| V::load(flat.add(i * V::BYTES))));
+                // Written out: an array built by a closure is a call outside the
+                // target features.
+                macro_rules! loaded {
+                    ($($i:literal),*) => { [$(V::load(flat.add($i * V::BYTES))),*] };
+                }
+                rows = V::untranspose(loaded!(
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+                ));
+                rebuild = false;
+            } else {
+                rows[12] = rows[12].add(one);
             }
-            let mut init = rows;
-            init[12] = V::load(lo.as_ptr().cast());
-            init[13] = V::load(hi.as_ptr().cast());
-            let mut x = init;
+            let mut x = rows;
             rounds(&mut x, double_rounds);
             for i in 0..16 {
-                x[i] = x[i].add(init[i]);
+                x[i] = x[i].add(rows[i]);
             }
             let ks = V::transpose(x);
-            let per_block = 64 / V::BYTES;
-            for (l, lane) in lanes.iter_mut().enumerate().take(V::BLOCKS) {
-                if lane.left == 0 {
-                    continue;
-                }
-                let n = lane.left.min(64);
-                for m in 0..per_block {
-                    let at = m * V::BYTES;
-                    let v = ks[l * per_block + m];
-                    if n >= at + V::BYTES {
-                        v.xor(V::load(lane.input.add(at)))
-                            .store(lane.output.add(at));
-                    } else {
-                        if n > at {
-                            let (i, o) = (lane.input.add(at), lane.output.add(at));
-                            v.xor_tail(i, o, n - at, lane.done + at);
+            // Lane by lane with constant indices into `ks`, so that every vector is
+            // named by a constant and stays in its register (a loop over the lanes
+            // indexed `ks` at run time, through a copy on the stack).
+            macro_rules! write_lanes {
+                ($($l:literal),*) => {
+                    $(
+                        if $l < V::BLOCKS {
+                            rebuild |= write_lane::<V>(&mut lanes[$l], &ks, $l);
                         }
-                        break;
-                    }
-                }
-                lane.input = lane.input.add(n);
-                lane.output = lane.output.add(n);
-                lane.left -= n;
-                lane.done += n;
-                lane.counter = lane.counter.wrapping_add(1);
+                    )*
+                };
             }
+            write_lanes!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         }
     }
     // The key words of the last jobs.
     wipe(&mut blocks);
     wipe(&mut word13);
+}
+
+/// XORs lane `l`'s block of keystream (`ks[l * 64 / BYTES ..]`) into the next bytes of
+/// its job and moves the lane one block on; returns whether its counter's low half
+/// wrapped. A free lane is left as it is.
+///
+/// # Safety
+/// The CPU has the features `V` requires; `l < V::BLOCKS`; the lane's job is readable
+/// and writable for its `left` bytes, its `done` bytes before them final.
+#[inline(always)]
+unsafe fn write_lane<V: Lanes>(lane: &mut Lane, ks: &[V; 16], l: usize) -> bool {
+    if lane.left == 0 {
+        return false;
+    }
+    let per_block = 64 / V::BYTES;
+    let n = lane.left.min(64);
+    // SAFETY: the caller's; every access is within the lane's next `n <= left` bytes.
+    unsafe {
+        let (input, output) = (lane.input, lane.output);
+        if n == 64 {
+            for m in 0..per_block {
+                let at = m * V::BYTES;
+                ks[l * per_block + m]
+                    .xor(V::load(input.add(at)))
+                    .store(output.add(at));
+            }
+        } else {
+            for m in 0..per_block {
+                let at = m * V::BYTES;
+                let v = ks[l * per_block + m];
+                if n >= at + V::BYTES {
+                    v.xor(V::load(input.add(at))).store(output.add(at));
+                } else {
+                    if n > at {
+                        v.xor_tail(input.add(at), output.add(at), n - at, lane.done + at);
+                    }
+                    break;
+                }
+            }
+        }
+        lane.input = input.add(n);
+        lane.output = output.add(n);
+    }
+    lane.left -= n;
+    lane.done += n;
+    lane.counter = lane.counter.wrapping_add(1);
+    lane.counter as u32 == 0
 }

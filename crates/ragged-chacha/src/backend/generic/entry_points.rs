@@ -76,9 +76,9 @@ macro_rules! entry_points {
             /// The CPU has the features named in `target_feature`; the contract of
             /// [`generic::xor_burst`].
             #[target_feature(enable = $features)]
-            pub(crate) unsafe fn xor_burst(jobs: &[generic::Job<'_>], double_rounds: u32) {
+            pub(crate) unsafe fn xor_burst<J: generic::Jobs>(jobs: &mut J, double_rounds: u32) {
                 // SAFETY: as for `xor_keystream`.
-                unsafe { generic::xor_burst::<$wide>(jobs, double_rounds) }
+                unsafe { generic::xor_burst::<$wide, J>(jobs, double_rounds) }
             }
         }
     };

@@ -42,30 +42,32 @@ pub(crate) unsafe trait Lanes: Copy + Schedule {
     /// The inverse of [`Lanes::transpose`]: sixteen vectors of whole blocks in message
     /// order (vector `i` is bytes `i*BYTES..(i+1)*BYTES` of `BLOCKS` consecutive
     /// 16-word blocks) into sixteen word vectors (vector `w` holds word `w` of every
-    /// block). The burst kernel loads each lane's own initial state this way. The
-    /// default goes through memory word by word; a lane type whose `transpose` is its
-    /// own inverse (a square one: 16 lanes) overrides it.
+    /// block). The burst kernel loads each lane's own initial state this way.
+    ///
+    /// `transpose` is a fixed permutation of 32-bit words: with `n = BLOCKS` words a
+    /// vector and `P = 64 / BYTES` vectors a block, it moves word `b` of input vector
+    /// `n·q + j` (word `n·q + j` of block `b`) to word `j` of output vector `P·b + q`.
+    /// The same shuffles undo it once the vectors are renamed on both sides: block
+    /// vector `P·b + q` goes in as vector `n·q + b`, and output vector `P·c + q` is word
+    /// vector `n·q + c`. The renaming is free (the vectors stay in registers), so this
+    /// costs one transpose (with 16 lanes, `n = 16` and `P = 1`, no renaming at all).
     #[inline(always)]
     unsafe fn untranspose(blocks: [Self; 16]) -> [Self; 16] {
-        let mut bytes = [[0u32; 16]; 16];
-        let mut rows = [[0u32; 16]; 16];
-        // SAFETY: the caller upholds the CPU features; every access is within the two
-        // local arrays (`16 * BYTES <= 1024` bytes each).
-        unsafe {
-            let flat = bytes.as_mut_ptr().cast::<u8>();
-            for (i, v) in blocks.iter().enumerate() {
-                v.store(flat.add(i * Self::BYTES));
-            }
-            for (b, block) in bytes.iter().enumerate().take(Self::BLOCKS) {
-                for (w, word) in block.iter().enumerate() {
-                    rows[w][b] = *word;
-                }
-            }
-            crate::wipe::wipe(&mut bytes);
-            let out = core::array::from_fn(|w| Self::load(rows[w].as_ptr().cast()));
-            crate::wipe::wipe(&mut rows);
-            out
+        // The renaming `i -> P·(i mod n) + i / n`, written out (an array built by a
+        // closure is a call outside the caller's target features).
+        macro_rules! renamed {
+            ($v:expr, [$($i:literal),*]) => {
+                [$($v[64 / Self::BYTES * ($i % Self::BLOCKS) + $i / Self::BLOCKS]),*]
+            };
         }
+        // SAFETY: the caller upholds the CPU features.
+        let t = unsafe {
+            Self::transpose(renamed!(
+                blocks,
+                [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+            ))
+        };
+        renamed!(t, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])
     }
     /// Unaligned load of `BYTES` bytes.
     unsafe fn load(src: *const u8) -> Self;

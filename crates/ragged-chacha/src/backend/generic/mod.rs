@@ -56,9 +56,9 @@ mod burst;
 
 #[cfg(lane_simd)]
 pub(crate) use self::aead::{open, seal};
-pub(crate) use self::burst::Job;
 #[cfg(lane_simd)]
 pub(crate) use self::burst::xor_burst;
+pub(crate) use self::burst::{Job, Jobs};
 #[cfg(lane_simd)]
 pub(crate) use self::entry_points::entry_points;
 pub(crate) use self::lanes::Lanes;

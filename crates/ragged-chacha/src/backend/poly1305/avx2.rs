@@ -141,7 +141,7 @@ fn rows(lanes: [[u64; 5]; 4]) -> [[u64; 2]; 9] {
 /// A 130-bit number in 64-bit limbs (top limb small) split into five 26-bit limbs;
 /// the top one keeps whatever is above bit 104.
 #[inline(always)]
-fn split26([h0, h1, h2]: [u64; 3]) -> [u64; 5] {
+pub(super) fn split26([h0, h1, h2]: [u64; 3]) -> [u64; 5] {
     [
         h0 & MASK26,
         (h0 >> 26) & MASK26,
@@ -154,7 +154,7 @@ fn split26([h0, h1, h2]: [u64; 3]) -> [u64; 5] {
 /// Five 26-bit-radix column sums (each below `2^62`) carried into the portable
 /// form: 64-bit limbs with the top one at most 4.
 #[inline(always)]
-fn join26(mut t: [u64; 5]) -> [u64; 3] {
+pub(super) fn join26(mut t: [u64; 5]) -> [u64; 3] {
     // First pass: every limb below 2^26, the carry out of the top folded back as ×5
     // (it is below 2^36, so t[0] < 2^39).
     for i in 0..4 {
@@ -201,7 +201,7 @@ pub(crate) unsafe fn blocks(state: &mut MacState, data: &[u8]) {
 }
 
 /// Five limb vectors: lane `j` of `[i]` is limb `i` of lane `j`'s number.
-type Limbs = [__m256i; 5];
+pub(super) type Limbs = [__m256i; 5];
 
 // The helpers below are `#[inline(always)]` without `target_feature`, called only from
 // the AVX2 entry point `blocks4`, so their intrinsics inline into AVX2 code. They use
@@ -209,7 +209,7 @@ type Limbs = [__m256i; 5];
 // features, and would leave its intrinsics as calls.
 
 #[inline(always)]
-unsafe fn add(a: &Limbs, b: &Limbs) -> Limbs {
+pub(super) unsafe fn add(a: &Limbs, b: &Limbs) -> Limbs {
     // SAFETY: AVX2, per the caller.
     unsafe {
         [
@@ -227,7 +227,7 @@ unsafe fn add(a: &Limbs, b: &Limbs) -> Limbs {
 /// # Safety
 /// AVX2; `rows` points at 9 readable rows.
 #[inline(always)]
-unsafe fn load_rows(rows: *const [u64; 2]) -> (Limbs, Limbs) {
+pub(super) unsafe fn load_rows(rows: *const [u64; 2]) -> (Limbs, Limbs) {
     // SAFETY: AVX2 and the 9 rows, per the caller.
     unsafe {
         macro_rules! row {
@@ -245,7 +245,7 @@ unsafe fn load_rows(rows: *const [u64; 2]) -> (Limbs, Limbs) {
 /// The column sums of `a·b mod p` (uncarried; see the module comment), lane by lane.
 /// `b5` is `5·b`.
 #[inline(always)]
-unsafe fn mul(a: &Limbs, b: &Limbs, b5: &Limbs) -> Limbs {
+pub(super) unsafe fn mul(a: &Limbs, b: &Limbs, b5: &Limbs) -> Limbs {
     macro_rules! m {
         ($x:expr, $y:expr) => {
             _mm256_mul_epu32($x, $y)
@@ -278,7 +278,7 @@ unsafe fn mul(a: &Limbs, b: &Limbs, b5: &Limbs) -> Limbs {
 /// multiplication: two interleaved chains, 0→1→2→3 and 3→4→0(×5)→1, leave limbs 0, 2
 /// and 3 below `2^26` and limbs 1 and 4 below `2^26 + 2^10`.
 #[inline(always)]
-unsafe fn carry(d: Limbs) -> Limbs {
+pub(super) unsafe fn carry(d: Limbs) -> Limbs {
     // SAFETY: AVX2, per the caller.
     unsafe {
         let mask = _mm256_set1_epi64x(MASK26 as i64);
@@ -318,8 +318,16 @@ unsafe fn load4(p: *const u8) -> Limbs {
         let v0 = _mm256_loadu_si256(p.cast());
         let v1 = _mm256_loadu_si256(p.add(32).cast());
         // Low and high 64-bit halves of blocks 0, 2, 1, 3.
-        let lo = _mm256_unpacklo_epi64(v0, v1);
-        let hi = _mm256_unpackhi_epi64(v0, v1);
+        limbs(_mm256_unpacklo_epi64(v0, v1), _mm256_unpackhi_epi64(v0, v1))
+    }
+}
+
+/// The limbs of the four blocks whose halves `lo` and `hi` (the two 64-bit words of
+/// each, lane by lane) hold, with their 2^128 bits.
+#[inline(always)]
+pub(super) unsafe fn limbs(lo: __m256i, hi: __m256i) -> Limbs {
+    // SAFETY: AVX2, per the caller.
+    unsafe {
         let mask = _mm256_set1_epi64x(MASK26 as i64);
         [
             _mm256_and_si256(lo, mask),

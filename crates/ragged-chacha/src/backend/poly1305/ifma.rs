@@ -98,7 +98,7 @@ const POWER_OF_LANE: [i64; 8] = {
 /// A 130-bit number in 64-bit limbs (top limb at most 7) split into 44/44/42-bit limbs;
 /// the top one keeps whatever is above bit 88.
 #[inline(always)]
-fn split44([h0, h1, h2]: [u64; 3]) -> [u64; 3] {
+pub(super) fn split44([h0, h1, h2]: [u64; 3]) -> [u64; 3] {
     [
         h0 & MASK44,
         ((h0 >> 44) | (h1 << 20)) & MASK44,
@@ -109,7 +109,7 @@ fn split44([h0, h1, h2]: [u64; 3]) -> [u64; 3] {
 /// Three radix-2^44 column sums (each below `2^62`) carried into the portable form:
 /// 64-bit limbs with the top one at most 4.
 #[inline(always)]
-fn join44([mut t0, mut t1, mut t2]: [u64; 3]) -> [u64; 3] {
+pub(super) fn join44([mut t0, mut t1, mut t2]: [u64; 3]) -> [u64; 3] {
     // First pass: t0, t1 below 2^44, t2 below 2^42, the carry out of the top (below
     // 2^20) folded back ×5 into t0 (now below 2^44 + 2^23).
     t1 += t0 >> 44;
@@ -151,14 +151,14 @@ pub(crate) unsafe fn blocks(state: &mut MacState, data: &[u8]) {
 }
 
 /// Three limb vectors: lane `l` of `[i]` is limb (or column) `i` of lane `l`'s number.
-type Limbs = [__m512i; 3];
+pub(super) type Limbs = [__m512i; 3];
 
 // The helpers below are `#[inline(always)]` without `target_feature`, called only from
 // the entry point `blocks8`, so their intrinsics inline into its AVX-512 code. No
 // closures: a closure is a function of its own, without the entry point's features.
 
 /// A multiplier's five vectors: its three limbs, then `20·b1` and `20·b2`, lane by lane.
-type Mult = [__m512i; 5];
+pub(super) type Mult = [__m512i; 5];
 
 /// The multiplier form of `b` (limbs below `2^52 / 20`, as every carried power is).
 #[inline(always)]
@@ -239,7 +239,7 @@ unsafe fn twice4(p: &[[u64; 3]; 4], i: usize) -> __m512i {
 /// The uncarried column sums `t0, t1, t2` of `a·b mod p` (see the module comment),
 /// lane by lane.
 #[inline(always)]
-unsafe fn mul(a: &Limbs, b: &Mult) -> Limbs {
+pub(super) unsafe fn mul(a: &Limbs, b: &Mult) -> Limbs {
     let [a0, a1, a2] = *a;
     let [b0, b1, b2, s1, s2] = *b;
     // SAFETY: AVX-512F and IFMA, per the caller.
@@ -276,7 +276,7 @@ unsafe fn mul(a: &Limbs, b: &Mult) -> Limbs {
 /// multiplication, in two short parallel chains (0→1 with 2→0 (×5), then 1→2): limbs
 /// below `2^44 + 2^15`, `2^44` and `2^42 + 2^11`.
 #[inline(always)]
-unsafe fn carry([t0, t1, t2]: Limbs) -> Limbs {
+pub(super) unsafe fn carry([t0, t1, t2]: Limbs) -> Limbs {
     // SAFETY: AVX-512F, per the caller.
     unsafe {
         let m44 = _mm512_set1_epi64(MASK44 as i64);
@@ -298,7 +298,7 @@ unsafe fn carry([t0, t1, t2]: Limbs) -> Limbs {
 /// each, lane by lane) hold, with the 2^128 bit in the lanes of `real` (the others are
 /// padding: zero, and they stay zero).
 #[inline(always)]
-unsafe fn limbs(lo: __m512i, hi: __m512i, real: __mmask8) -> Limbs {
+pub(super) unsafe fn limbs(lo: __m512i, hi: __m512i, real: __mmask8) -> Limbs {
     // SAFETY: AVX-512F, per the caller.
     unsafe {
         let m44 = _mm512_set1_epi64(MASK44 as i64);
@@ -336,7 +336,7 @@ unsafe fn load8(p: *const u8) -> Limbs {
 }
 
 #[inline(always)]
-unsafe fn add(a: &Limbs, b: &Limbs) -> Limbs {
+pub(super) unsafe fn add(a: &Limbs, b: &Limbs) -> Limbs {
     // SAFETY: AVX-512F, per the caller.
     unsafe {
         [

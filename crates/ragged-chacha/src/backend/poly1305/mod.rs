@@ -12,11 +12,17 @@
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
+mod avx2_lanes;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
+#[cfg(target_arch = "x86_64")]
+mod ifma_lanes;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod kernel_checks;
+mod lanes;
 pub(crate) mod portable;
 
+pub(crate) use lanes::MacJob;
 pub(crate) use portable::MacState;
 
 use super::detected::Detected;
@@ -50,6 +56,11 @@ const ALL: &[Poly1305Backend] = &[
 
 /// `detect()`'s answer.
 static DETECTED: Detected = Detected::new();
+
+/// The fewest messages a burst's MAC gives the IFMA lanes (eight), and the AVX2 lanes
+/// (four); fewer go one after the other on the portable code.
+const IFMA_LANES_FROM: usize = 2;
+const AVX2_LANES_FROM: usize = 3;
 
 impl Poly1305Backend {
     /// Every backend compiled into this build, slowest first.
@@ -135,5 +146,30 @@ impl Poly1305Backend {
             }
         }
         state.blocks(data, 1);
+    }
+
+    /// The AEAD tags of a burst's messages, `tags[i]` that of `jobs[i]`: one message a
+    /// vector lane on the SIMD backends (AVX2 four, IFMA eight; see [`lanes`]), one
+    /// after the other on the portable code — and there too for fewer messages than
+    /// the lanes need to beat it: a step costs the whole vector whichever lanes are
+    /// busy, and the portable chain per block is shorter than one vector step.
+    #[inline]
+    pub(crate) fn aead_tags(self, jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
+        match self {
+            // SAFETY: a backend value in a MAC passed `is_available` (via `checked` or
+            // detection), so the CPU has its features.
+            #[cfg(target_arch = "x86_64")]
+            Poly1305Backend::Avx512Ifma if jobs.len() >= IFMA_LANES_FROM => unsafe {
+                ifma_lanes::tags(jobs, tags)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Poly1305Backend::Avx2 | Poly1305Backend::Avx512Ifma
+                if jobs.len() >= AVX2_LANES_FROM =>
+            {
+                // SAFETY: as above (the IFMA backend requires AVX2 too).
+                unsafe { avx2_lanes::tags(jobs, tags) }
+            }
+            _ => lanes::tags_portable(jobs, tags),
+        }
     }
 }

@@ -196,7 +196,12 @@ impl MacState {
 
     /// The tag: `h` fully reduced mod p, plus `s`, mod 2^128, little-endian.
     pub(crate) fn finish(&self, s: &[u8; 16]) -> [u8; 16] {
-        let [h0, h1, h2] = self.h;
+        Self::finish_h(&self.h, s)
+    }
+
+    /// [`MacState::finish`] of an accumulator `h` held elsewhere (the burst MAC's lanes).
+    #[inline(always)]
+    pub(crate) fn finish_h(&[h0, h1, h2]: &[u64; 3], s: &[u8; 16]) -> [u8; 16] {
         // g = h + 5 - 2^130; since h < 2p, h mod p is g when g >= 0 (bit 130 of h + 5
         // set) and h otherwise.
         let t = u128::from(h0) + 5;

@@ -63,12 +63,6 @@ unsafe impl Lanes for Zmm {
         Zmm(unsafe { _mm512_rol_epi32::<7>(self.0) })
     }
     #[inline(always)]
-    unsafe fn untranspose(blocks: [Self; 16]) -> [Self; 16] {
-        // Sixteen blocks of sixteen words: a square transpose, its own inverse.
-        // SAFETY: AVX-512F (the caller's).
-        unsafe { Self::transpose(blocks) }
-    }
-    #[inline(always)]
     unsafe fn transpose(x: [Self; 16]) -> [Self; 16] {
         // After the per-lane transpose of word group g, rows[g][k] holds words
         // 4g..4g+4 of blocks k, k + 4, k + 8, k + 12 in its four 128-bit lanes.
