@@ -47,6 +47,7 @@
 #[cfg(doc)]
 use crate::aead::MAX_PLAINTEXT_LEN;
 use crate::aead::{AeadVariant, ChaChaPoly1305, TAG_LEN, check_len};
+use crate::backend::burst_split::{Costs, lane_limit};
 use crate::backend::generic::{Job, Jobs};
 use crate::backend::poly1305::{MacJob, Poly1305Backend};
 use crate::backend::{Backend, MacRoute, Route};
@@ -379,6 +380,21 @@ fn check_aead_items<V: AeadVariant>(items: &[impl AeadItem<V>]) -> Result<(), Er
     Ok(())
 }
 
+/// The initial state words of `item` under its own key, or else `key`, into `words`.
+#[inline(always)]
+fn item_words<V: AeadVariant>(
+    item: &impl AeadItem<V>,
+    key: Option<&[u8; 32]>,
+    words: &mut [u32; 16],
+) {
+    let key = item
+        .own_key()
+        .or(key)
+        .expect("a one-key burst passes its key; keyed items have their own");
+    let (nonce, ..) = item.view();
+    <V as Sealed>::write_words(key, nonce.as_ref(), words);
+}
+
 /// The initial state of `item` under its own key, or else `key`.
 #[inline(always)]
 fn item_state<V: AeadVariant>(item: &impl AeadItem<V>, key: Option<&[u8; 32]>) -> State {
@@ -396,42 +412,64 @@ fn item_state<V: AeadVariant>(item: &impl AeadItem<V>, key: Option<&[u8; 32]>) -
 /// lanes idle.
 const GROUP: usize = 32;
 
-/// The longest AEAD message that goes through the lanes; longer ones take the
-/// single-message path, whose wide batches and row-form remainder are faster for
-/// them (measured in the commit that set it; figures in `docs/tuning.md`).
-const LONG_AEAD: usize = 512;
-/// The same for keystream items.
-const LONG_XOR: usize = 1024;
+/// The lanes' and the single path's costs for AEAD items (see [`lane_limit`]): items of
+/// up to 24 blocks (1536 bytes; longer ones seal faster alone); the key block is a job
+/// of its own; the single seal or open's fixed cost per message (state, key block, MAC
+/// setup and finish, a short message's latency) is about six blocks' worth; and fewer
+/// than six items do not repay the group's setup and the MAC's (timed in the commit
+/// that set them; figures in `docs/tuning.md`).
+const AEAD_COSTS: Costs = Costs {
+    most: 24,
+    key_blocks: 1,
+    fixed: 6,
+    fewest: 6,
+};
 
-/// Whether an AEAD item of `len` bytes goes through the lanes.
+/// The same for keystream items: up to 16 blocks (1024 bytes: a 1420-byte item was
+/// faster alone); a single call's fixed cost is about five blocks' worth; and four
+/// items of one block already beat four single calls.
+const XOR_COSTS: Costs = Costs {
+    most: 16,
+    key_blocks: 0,
+    fixed: 5,
+    fewest: 4,
+};
+
+/// The most message blocks (64 bytes each, rounded up) of an AEAD item the lanes take in
+/// this group; `None`: the whole group takes the single path.
 #[inline(always)]
-fn in_lanes(len: usize) -> bool {
-    len <= LONG_AEAD
+fn aead_limit<V: AeadVariant>(route: Route, group: &[impl AeadItem<V>]) -> Option<usize> {
+    let backend = route.backend();
+    if !backend.has_lane_bursts() {
+        return None;
+    }
+    let blocks = group.iter().map(|item| item.len().div_ceil(64));
+    lane_limit(backend.lane_width(), AEAD_COSTS, blocks)
 }
 
-/// The fewest items (of a group, or of a keystream burst) the lanes take: with fewer, a
-/// whole batch of lanes would carry the blocks of one item, and the single-message
-/// path, which computes only the blocks it needs, is faster.
-const MIN_LANE_ITEMS: usize = 2;
-
-/// Whether a group goes through the lanes: the backend has them, and enough of its
-/// items are short enough.
+/// Whether an item of `len` bytes goes through the lanes under `limit`.
 #[inline(always)]
-fn group_in_lanes<V: AeadVariant>(route: Route, group: &[impl AeadItem<V>]) -> bool {
-    route.backend().has_lane_bursts()
-        && group.iter().filter(|item| in_lanes(item.len())).count() >= MIN_LANE_ITEMS
+fn in_lanes(limit: usize, len: usize) -> bool {
+    len.div_ceil(64) <= limit
 }
 
 /// The jobs of a sealing group: for each item that goes through the lanes, its key
-/// block (block 0, into its row of `keys`), then its message from block 1 — two jobs,
-/// so that the two run side by side in two lanes.
+/// block (block 0, into its row of `keys`) and its message from block 1. With as many
+/// items as lanes, one job does both (one lane refill an item); with fewer, two jobs,
+/// so that the key block and the message run side by side in two lanes (one batch
+/// fewer than one after the other).
 struct SealJobs<'k, 'g, V, I> {
     items: &'g mut [I],
     key: Option<&'k [u8; 32]>,
-    /// `GROUP` zeroed key blocks, one per item of the group.
+    /// The group's [`aead_limit`].
+    limit: usize,
+    /// Whether each item is one job.
+    fused: bool,
+    /// `GROUP` key blocks, one per item of the group.
     keys: *mut [u8; 64],
     next: usize,
-    /// The message job of the item whose key block was handed out last, and its state.
+    /// Split: the message job of the item whose key block was handed out last, and its
+    /// state.
     message: Option<Job>,
     words: [u32; 16],
     variant: core::marker::PhantomData<V>,
@@ -448,27 +486,31 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for SealJobs<'_, '_, V, I> {
             let i = self.next;
             self.next += 1;
             let item = &mut self.items[i];
-            if !in_lanes(item.len()) {
+            if !in_lanes(self.limit, item.len()) {
                 continue;
             }
-            *words = item_state(&*item, self.key).words;
-            self.words = *words;
+            item_words(&*item, self.key, words);
             let buf = item.parts().2;
             let ptr = buf.as_mut_ptr();
-            self.message = Some(Job {
-                counter: 1,
+            // SAFETY: `i < GROUP`: within `keys`.
+            let key = unsafe { self.keys.add(i) }.cast::<u8>();
+            let message = Job {
+                counter: 0,
                 input: ptr,
                 output: ptr,
                 len: buf.len(),
+                key,
+            };
+            if self.fused {
+                return Some(message);
+            }
+            self.words = *words;
+            self.message = Some(Job {
+                counter: 1,
+                key: core::ptr::null_mut(),
+                ..message
             });
-            // SAFETY: `i < GROUP`: within `keys`.
-            let key = unsafe { self.keys.add(i) }.cast::<u8>();
-            return Some(Job {
-                counter: 0,
-                input: key,
-                output: key,
-                len: 64,
-            });
+            return Some(Job { len: 0, ..message });
         }
         None
     }
@@ -489,18 +531,24 @@ fn seal_items<V: AeadVariant>(
 ) -> Result<(), Error> {
     check_aead_items(items)?;
     for group in items.chunks_mut(GROUP) {
-        if !group_in_lanes(route, group) {
+        let Some(limit) = aead_limit(route, group) else {
             for item in group.iter_mut() {
                 let state = item_state(&*item, key);
                 let (_, aad, buf, tag) = item.parts();
                 *tag = crate::aead::seal_checked(route, mac_route, &state, aad, buf);
             }
             continue;
-        }
+        };
+        let lanes = group
+            .iter()
+            .filter(|item| in_lanes(limit, item.len()))
+            .count();
         let mut keys = [[0u8; 64]; GROUP];
         let mut jobs = SealJobs {
             items: &mut *group,
             key,
+            limit,
+            fused: lanes >= route.backend().lane_width(),
             keys: keys.as_mut_ptr(),
             next: 0,
             message: None,
@@ -513,10 +561,10 @@ fn seal_items<V: AeadVariant>(
         unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
         drop(jobs);
         let mut tags = [[0u8; TAG_LEN]; GROUP];
-        mac_tags(mac_route, group, &keys, &mut tags);
+        mac_tags(mac_route, group, limit, &keys, &mut tags);
         keys[..group.len()].iter_mut().for_each(wipe);
         for (item, computed) in group.iter_mut().zip(&tags) {
-            if in_lanes(item.len()) {
+            if in_lanes(limit, item.len()) {
                 *item.parts().3 = *computed;
             } else {
                 let state = item_state(&*item, key);
@@ -534,6 +582,7 @@ fn seal_items<V: AeadVariant>(
 fn mac_tags<V: AeadVariant>(
     mac_route: MacRoute,
     group: &[impl AeadItem<V>],
+    limit: usize,
     keys: &[[u8; 64]; GROUP],
     tags: &mut [[u8; TAG_LEN]; GROUP],
 ) {
@@ -546,7 +595,7 @@ fn mac_tags<V: AeadVariant>(
     let mut rows = [0usize; GROUP];
     let mut n = 0;
     for (i, (item, key)) in group.iter().zip(keys).enumerate() {
-        if in_lanes(item.len()) {
+        if in_lanes(limit, item.len()) {
             let (_, aad, ciphertext, _) = item.view();
             jobs[n] = MacJob {
                 key,
@@ -570,6 +619,7 @@ fn mac_tags<V: AeadVariant>(
 struct KeyJobs<'k, 'g, V, I> {
     items: &'g [I],
     key: Option<&'k [u8; 32]>,
+    limit: usize,
     keys: *mut [u8; 64],
     states: &'g mut [[u32; 16]; GROUP],
     next: usize,
@@ -583,18 +633,19 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
             let i = self.next;
             self.next += 1;
             let item = &self.items[i];
-            if !in_lanes(item.len()) {
+            if !in_lanes(self.limit, item.len()) {
                 continue;
             }
-            *words = item_state(item, self.key).words;
+            item_words(item, self.key, words);
             self.states[i] = *words;
             // SAFETY: `i < GROUP`: within `keys`.
             let key = unsafe { self.keys.add(i) }.cast::<u8>();
             return Some(Job {
                 counter: 0,
-                input: key,
-                output: key,
-                len: 64,
+                input: core::ptr::null(),
+                output: core::ptr::null_mut(),
+                len: 0,
+                key,
             });
         }
         None
@@ -605,6 +656,7 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
 /// matched, from block 1, under the state the key pass kept.
 struct MessageJobs<'g, V, I> {
     items: &'g mut [I],
+    limit: usize,
     verdicts: &'g [Result<(), Error>],
     states: &'g [[u32; 16]; GROUP],
     next: usize,
@@ -619,7 +671,7 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, V, I> {
             self.next += 1;
             let item = &mut self.items[i];
             // The long ones are open already; the failed ones stay zeroed.
-            if !in_lanes(item.len()) || self.verdicts[i].is_err() {
+            if !in_lanes(self.limit, item.len()) || self.verdicts[i].is_err() {
                 continue;
             }
             *words = self.states[i];
@@ -630,6 +682,7 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, V, I> {
                 input: ptr,
                 output: ptr,
                 len: buf.len(),
+                key: core::ptr::null_mut(),
             });
         }
         None
@@ -653,7 +706,7 @@ fn open_items<V: AeadVariant>(
     check_aead_items(items)?;
     let mut all = Ok(());
     for (group, verdicts) in items.chunks_mut(GROUP).zip(verdicts.chunks_mut(GROUP)) {
-        if !group_in_lanes(route, group) {
+        let Some(limit) = aead_limit(route, group) else {
             for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
                 let state = item_state(&*item, key);
                 let (_, aad, buf, tag) = item.parts();
@@ -664,13 +717,14 @@ fn open_items<V: AeadVariant>(
                 }
             }
             continue;
-        }
+        };
         let mut states = [[0u32; 16]; GROUP];
         // The key blocks first (block 0 of each item), all in one burst.
         let mut keys = [[0u8; 64]; GROUP];
         let mut jobs = KeyJobs {
             items: &*group,
             key,
+            limit,
             keys: keys.as_mut_ptr(),
             states: &mut states,
             next: 0,
@@ -681,11 +735,11 @@ fn open_items<V: AeadVariant>(
         unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
         // Each item's tag over its ciphertext; a mismatch zeroes the item.
         let mut tags = [[0u8; TAG_LEN]; GROUP];
-        mac_tags(mac_route, group, &keys, &mut tags);
+        mac_tags(mac_route, group, limit, &keys, &mut tags);
         keys[..group.len()].iter_mut().for_each(wipe);
         let each = group.iter_mut().zip(&tags);
         for ((item, expected), verdict) in each.zip(verdicts.iter_mut()) {
-            if in_lanes(item.len()) {
+            if in_lanes(limit, item.len()) {
                 let (_, _, buf, tag) = item.parts();
                 *verdict = tag_verdict(tags_equal(expected, tag), buf);
             } else {
@@ -702,6 +756,7 @@ fn open_items<V: AeadVariant>(
         // Then the messages that authenticated, from block 1.
         let mut jobs = MessageJobs {
             items: &mut *group,
+            limit,
             verdicts: &*verdicts,
             states: &states,
             next: 0,
@@ -716,36 +771,32 @@ fn open_items<V: AeadVariant>(
     all
 }
 
-/// The jobs of a keystream burst: every item up to [`LONG_XOR`] bytes.
+/// The jobs of a keystream burst: every item within the burst's lane limit.
 struct XorJobs<'a, 'b, V: Variant> {
     items: core::slice::IterMut<'a, XorItem<'b, V>>,
+    limit: usize,
 }
 
 impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
-        let item = self.items.find(|item| in_xor_lanes(item.buf.len()))?;
-        *words = <V as Sealed>::state(item.key, item.nonce.as_ref()).words;
+        let limit = self.limit;
+        let item = self.items.find(|item| in_lanes(limit, item.buf.len()))?;
+        <V as Sealed>::write_words(item.key, item.nonce.as_ref(), words);
         let ptr = item.buf.as_mut_ptr();
         Some(Job {
             counter: item.counter.into(),
             input: ptr,
             output: ptr,
             len: item.buf.len(),
+            key: core::ptr::null_mut(),
         })
     }
-}
-
-/// Whether a keystream item of `len` bytes goes through the lanes.
-#[inline(always)]
-fn in_xor_lanes(len: usize) -> bool {
-    len <= LONG_XOR
 }
 
 /// The keystream XOR of every item (after checking them all).
 fn xor_items<V: Variant>(route: Route, items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
     let end = V::BLOCKS * 64;
-    let mut lanes = 0;
     for (index, item) in items.iter().enumerate() {
         let start = u128::from(item.counter.into()) * 64;
         let requested = item.buf.len() as u128;
@@ -757,20 +808,28 @@ fn xor_items<V: Variant>(route: Route, items: &mut [XorItem<'_, V>]) -> Result<(
                 allowed: end - start,
             });
         }
-        lanes += usize::from(in_xor_lanes(item.buf.len()));
     }
-    let lanes = lanes >= MIN_LANE_ITEMS && route.backend().has_lane_bursts();
-    if lanes {
+    let backend = route.backend();
+    let limit = if backend.has_lane_bursts() {
+        // Empty items cost nothing on either path.
+        let blocks = items.iter().map(|item| item.buf.len().div_ceil(64));
+        lane_limit(backend.lane_width(), XOR_COSTS, blocks.filter(|&b| b != 0))
+    } else {
+        None
+    };
+    if let Some(limit) = limit {
         let mut jobs = XorJobs {
             items: items.iter_mut(),
+            limit,
         };
         // SAFETY: the backend is available (every route a burst holds was checked);
         // each job is in place over its own item's buffer, all disjoint; the check
         // above keeps every block of every item within its counter's range.
-        unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
+        unsafe { backend.xor_burst(&mut jobs, V::ROUNDS / 2) };
     }
     for item in items.iter_mut() {
-        if lanes && in_xor_lanes(item.buf.len()) {
+        // Done in the lanes, or nothing to do.
+        if item.buf.is_empty() || limit.is_some_and(|limit| in_lanes(limit, item.buf.len())) {
             continue;
         }
         let state = <V as Sealed>::state(item.key, item.nonce.as_ref());

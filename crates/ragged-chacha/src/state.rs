@@ -25,15 +25,22 @@ impl State {
     /// the number of double rounds (see [`double_rounds`]).
     pub(crate) fn new(key: &[u8; 32], tail: [u32; 3], double_rounds: u32) -> Self {
         let mut words = [0u32; 16];
-        words[..4].copy_from_slice(&SIGMA);
-        for (w, chunk) in words[4..12].iter_mut().zip(key.chunks_exact(4)) {
-            *w = le_word(chunk);
-        }
-        words[13..16].copy_from_slice(&tail);
+        Self::write_words(key, tail, &mut words);
         State {
             words,
             double_rounds,
         }
+    }
+
+    /// The words of [`State::new`] into `words`.
+    #[inline(always)]
+    pub(crate) fn write_words(key: &[u8; 32], tail: [u32; 3], words: &mut [u32; 16]) {
+        words[..4].copy_from_slice(&SIGMA);
+        for (w, chunk) in words[4..12].iter_mut().zip(key.chunks_exact(4)) {
+            *w = le_word(chunk);
+        }
+        words[12] = 0;
+        words[13..16].copy_from_slice(&tail);
     }
 }
 

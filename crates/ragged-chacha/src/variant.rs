@@ -27,6 +27,14 @@ pub(crate) mod sealed {
         /// The initial state for this key and nonce (block counter words at zero);
         /// `nonce` has the length of the variant's `Nonce` type.
         fn state(key: &[u8; 32], nonce: &[u8]) -> State;
+
+        /// The same state's words, written straight into `words` (a burst lane's row):
+        /// no `State` in between, whose words would be copied out (64-byte loads of
+        /// the sixteen word stores just made, which the CPU cannot forward) and wiped.
+        #[inline(always)]
+        fn write_words(key: &[u8; 32], nonce: &[u8], words: &mut [u32; 16]) {
+            *words = Self::state(key, nonce).words;
+        }
     }
 }
 
@@ -62,6 +70,11 @@ impl<const R: u32> sealed::Sealed for Ietf<R> {
         let n = |i: usize| le_word(&nonce[4 * i..]);
         State::new(key, [n(0), n(1), n(2)], double_rounds::<R>())
     }
+    #[inline(always)]
+    fn write_words(key: &[u8; 32], nonce: &[u8], words: &mut [u32; 16]) {
+        let n = |i: usize| le_word(&nonce[4 * i..]);
+        State::write_words(key, [n(0), n(1), n(2)], words);
+    }
 }
 impl<const R: u32> sealed::Sealed for Legacy<R> {
     fn state(key: &[u8; 32], nonce: &[u8]) -> State {
@@ -71,6 +84,10 @@ impl<const R: u32> sealed::Sealed for Legacy<R> {
             [0, le_word(&nonce[..4]), le_word(&nonce[4..])],
             double_rounds::<R>(),
         )
+    }
+    #[inline(always)]
+    fn write_words(key: &[u8; 32], nonce: &[u8], words: &mut [u32; 16]) {
+        State::write_words(key, [0, le_word(&nonce[..4]), le_word(&nonce[4..])], words);
     }
 }
 impl<const R: u32> sealed::Sealed for XChaCha<R> {

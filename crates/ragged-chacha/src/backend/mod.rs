@@ -4,6 +4,7 @@
 mod aarch64;
 #[cfg(arm_neon)]
 mod arm;
+pub(crate) mod burst_split;
 mod detected;
 pub(crate) mod generic;
 pub(crate) mod portable;
@@ -266,6 +267,18 @@ impl Backend {
     #[inline]
     pub(crate) fn has_lane_bursts(self) -> bool {
         self != Backend::Portable && (self != Backend::Neon || cfg!(aarch64_neon))
+    }
+
+    /// Blocks one lane batch of a burst holds (one per lane); 1 where bursts loop
+    /// over the single-message kernel.
+    #[inline]
+    pub(crate) fn lane_width(self) -> usize {
+        match self {
+            _ if !self.has_lane_bursts() => 1,
+            Backend::Avx512 => 16,
+            Backend::Avx2 => 8,
+            _ => 4,
+        }
     }
 
     /// XORs every job's keystream into its destination: lanes across the jobs on the

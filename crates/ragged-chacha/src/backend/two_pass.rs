@@ -67,9 +67,18 @@ macro_rules! entry_points {
                 double_rounds,
             };
             while let Some(job) = jobs.next(&mut state.words) {
-                if job.len != 0 {
-                    // SAFETY: forwarded, job by job; the CPU condition is the caller's.
-                    unsafe { xor_keystream(&state, job.counter, job.input, job.output, job.len) };
+                let mut counter = job.counter;
+                // SAFETY: forwarded, job by job (the key's 64 bytes zeroed, then the
+                // keystream XORed into them); the CPU condition is the caller's.
+                unsafe {
+                    if !job.key.is_null() {
+                        job.key.write_bytes(0, 64);
+                        xor_keystream(&state, counter, job.key, job.key, 64);
+                        counter = counter.wrapping_add(1);
+                    }
+                    if job.len != 0 {
+                        xor_keystream(&state, counter, job.input, job.output, job.len);
+                    }
                 }
             }
         }

@@ -28,20 +28,24 @@ use super::rounds::rounds;
 use crate::wipe::wipe;
 
 /// One message of a burst for the kernel: `len` bytes from `input` XORed with the
-/// keystream from block `counter` into `output`.
+/// keystream from block `counter` into `output`. With a `key`, block `counter` is
+/// written there whole instead (the AEAD's one-time key) and the message takes the
+/// blocks after it.
 #[derive(Clone, Copy)]
 pub(crate) struct Job {
     pub(crate) counter: u64,
     pub(crate) input: *const u8,
     pub(crate) output: *mut u8,
     pub(crate) len: usize,
+    /// 64 writable bytes for the job's first block, or null.
+    pub(crate) key: *mut u8,
 }
 
 /// The jobs of a burst, handed to the kernel one at a time as its lanes free up.
 pub(crate) trait Jobs {
     /// The next job, with its initial state's sixteen words (counter words as
     /// [`crate::state::State`] has them) written to `words`; `None` once every job was
-    /// handed out. A job may be empty (`len == 0`): the kernel skips it.
+    /// handed out. A job may be empty (`len == 0`, no `key`): the kernel skips it.
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job>;
 }
 
@@ -51,7 +55,9 @@ pub(crate) trait Jobs {
 struct Lane {
     input: *const u8,
     output: *mut u8,
-    /// Bytes of the job still to XOR (0: the lane is free).
+    /// Where the lane's next block goes whole, before its message (or null).
+    key: *mut u8,
+    /// Bytes of the job still to XOR (0 with no `key`: the lane is free).
     left: usize,
     /// Bytes of the job already written (the `before` of the tail trick).
     done: usize,
@@ -62,6 +68,7 @@ struct Lane {
 const FREE: Lane = Lane {
     input: core::ptr::null(),
     output: core::ptr::null_mut(),
+    key: core::ptr::null_mut(),
     left: 0,
     done: 0,
     counter: 0,
@@ -72,8 +79,9 @@ const FREE: Lane = Lane {
 ///
 /// # Safety
 /// The CPU has the features `V` requires; every job's `input` is readable and `output`
-/// writable for its `len` bytes, the two equal or disjoint, and no job's bytes overlap
-/// another's; for RFC 8439 states `counter + ceil(len / 64) <= 2^32`; every state has
+/// writable for its `len` bytes, the two equal or disjoint, its `key` (if any) writable
+/// for 64 bytes, and no job's bytes overlap another's; for RFC 8439 states the job's
+/// blocks (its key's, then `ceil(len / 64)`) end at or below 2^32; every state has
 /// `double_rounds` double rounds.
 // The 32-bit Arm and portable backends loop over their single-message kernel instead.
 #[cfg_attr(not(lane_simd), allow(dead_code))]
@@ -96,16 +104,17 @@ pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u
     loop {
         let mut busy = 0;
         for (l, lane) in lanes.iter_mut().enumerate().take(V::BLOCKS) {
-            while more && lane.left == 0 {
+            while more && lane.left == 0 && lane.key.is_null() {
                 let Some(job) = jobs.next(&mut blocks[l]) else {
                     more = false;
                     break;
                 };
-                if job.len != 0 {
+                if job.len != 0 || !job.key.is_null() {
                     word13[l] = blocks[l][13];
                     *lane = Lane {
                         input: job.input,
                         output: job.output,
+                        key: job.key,
                         left: job.len,
                         done: 0,
                         counter: job.counter,
@@ -113,7 +122,7 @@ pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u
                     rebuild = true;
                 }
             }
-            busy += usize::from(lane.left != 0);
+            busy += usize::from(lane.left != 0 || !lane.key.is_null());
         }
         if busy == 0 {
             break;
@@ -167,19 +176,28 @@ pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u
     wipe(&mut word13);
 }
 
-/// XORs lane `l`'s block of keystream (`ks[l * 64 / BYTES ..]`) into the next bytes of
-/// its job and moves the lane one block on; returns whether its counter's low half
-/// wrapped. A free lane is left as it is.
+/// Writes lane `l`'s block of keystream (`ks[l * 64 / BYTES ..]`) to its job's key, or
+/// XORs it into the job's next bytes, and moves the lane one block on; returns whether
+/// its counter's low half wrapped. A free lane is left as it is.
 ///
 /// # Safety
 /// The CPU has the features `V` requires; `l < V::BLOCKS`; the lane's job is readable
 /// and writable for its `left` bytes, its `done` bytes before them final.
 #[inline(always)]
 unsafe fn write_lane<V: Lanes>(lane: &mut Lane, ks: &[V; 16], l: usize) -> bool {
+    let per_block = 64 / V::BYTES;
+    if !lane.key.is_null() {
+        for m in 0..per_block {
+            // SAFETY: the caller's (64 writable bytes at `key`, the job's contract).
+            unsafe { ks[l * per_block + m].store(lane.key.add(m * V::BYTES)) };
+        }
+        lane.key = core::ptr::null_mut();
+        lane.counter = lane.counter.wrapping_add(1);
+        return lane.counter as u32 == 0;
+    }
     if lane.left == 0 {
         return false;
     }
-    let per_block = 64 / V::BYTES;
     let n = lane.left.min(64);
     // SAFETY: the caller's; every access is within the lane's next `n <= left` bytes.
     unsafe {

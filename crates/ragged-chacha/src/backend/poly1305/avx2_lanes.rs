@@ -15,6 +15,10 @@ use super::avx2::{Limbs, add, carry, join26, limbs, load_rows, mul, split26};
 use super::lanes::{MacJob, MacLanes};
 use crate::wipe::wipe;
 
+/// The average blocks a message from which the AVX2 lanes take a burst's MACs
+/// ([`super::lanes::refilled_lanes_pay`]).
+pub(super) const LONG: usize = 32;
+
 /// Four accumulators (uncarried column sums) and the table of their multipliers: row
 /// `i < 5` holds limb `i` of each lane's `r`, rows `5..9` limbs `1..5` of `5·r`, a
 /// 32-bit word a lane.

@@ -74,9 +74,9 @@ use super::portable::MacState;
 pub(crate) const MIN_BLOCKS: usize = 20;
 
 /// `2^44 - 1`.
-const MASK44: u64 = (1 << 44) - 1;
+pub(super) const MASK44: u64 = (1 << 44) - 1;
 /// `2^42 - 1`.
-const MASK42: u64 = (1 << 42) - 1;
+pub(super) const MASK42: u64 = (1 << 42) - 1;
 
 /// The block of a group (0..8) that lands in each 64-bit lane: the two 512-bit loads
 /// hold blocks 0..4 and 4..8, and unpacking their low and high 64-bit halves

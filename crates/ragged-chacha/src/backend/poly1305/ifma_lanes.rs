@@ -6,8 +6,9 @@
 
 use core::arch::x86_64::*;
 
-use super::ifma::{Limbs, Mult, add, carry, join44, limbs, mul, split44};
+use super::ifma::{Limbs, MASK42, MASK44, Mult, add, carry, join44, limbs, mul, split44};
 use super::lanes::{MacJob, MacLanes};
+use super::portable::CLAMP;
 
 /// Eight accumulators (carried) and their multipliers `r`, `20·r1`, `20·r2`.
 pub(super) struct IfmaLanes {
@@ -15,8 +16,8 @@ pub(super) struct IfmaLanes {
     r: Mult,
 }
 
-// SAFETY: AVX-512F, IFMA and AVX2 only; `tags` below is the one caller, with those
-// features.
+// SAFETY: AVX-512F, IFMA, BW, VL and AVX2 only; `tags` below is the one caller, with
+// those features.
 unsafe impl MacLanes for IfmaLanes {
     const LANES: usize = 8;
 
@@ -48,34 +49,9 @@ unsafe impl MacLanes for IfmaLanes {
 
     #[inline(always)]
     unsafe fn step(&mut self, p: &[*const u8; 8]) {
-        // SAFETY: AVX-512F, IFMA and AVX2, per the caller; 16 readable bytes at each pointer
-        // (the trait's contract).
-        unsafe {
-            macro_rules! pair {
-                ($a:expr, $b:expr) => {
-                    _mm256_inserti128_si256::<1>(
-                        _mm256_castsi128_si256(_mm_loadu_si128($a.cast())),
-                        _mm_loadu_si128($b.cast()),
-                    )
-                };
-            }
-            // Blocks 0, 2, 4, 6 in one vector and 1, 3, 5, 7 in the other: unpacking
-            // their 64-bit halves within each 128-bit lane puts block `l` in lane `l`.
-            let even = _mm512_inserti64x4::<1>(
-                _mm512_castsi256_si512(pair!(p[0], p[2])),
-                pair!(p[4], p[6]),
-            );
-            let odd = _mm512_inserti64x4::<1>(
-                _mm512_castsi256_si512(pair!(p[1], p[3])),
-                pair!(p[5], p[7]),
-            );
-            let m = limbs(
-                _mm512_unpacklo_epi64(even, odd),
-                _mm512_unpackhi_epi64(even, odd),
-                0xff,
-            );
-            self.h = carry(mul(&add(&self.h, &m), &self.r));
-        }
+        // SAFETY: AVX-512F, IFMA and AVX2, per the caller; 16 readable bytes at each
+        // pointer (the trait's contract).
+        unsafe { self.h = step(self.h, load8(p, 0), &self.r) };
     }
 
     #[inline(always)]
@@ -102,13 +78,253 @@ unsafe impl MacLanes for IfmaLanes {
     }
 }
 
-/// [`super::lanes::tags`] on IFMA.
+/// The 16 bytes at `p[l] + at` for each lane `l`, as their low and high 64-bit halves
+/// (lane `l` of each vector is lane `l`'s block): two 512-bit vectors of four blocks
+/// (0, 2, 4, 6 and 1, 3, 5, 7) whose 64-bit halves unpack lane by lane. With `mask`
+/// below `0xffff`, only the bytes it selects are read, the others zero (a padded tail).
 ///
 /// # Safety
-/// The CPU has AVX-512F, AVX-512 IFMA and AVX2 (what
+/// AVX-512F, AVX-512BW and VL, AVX2; the selected bytes readable at each `p[l] + at`.
+#[inline(always)]
+unsafe fn load8(p: &[*const u8; 8], at: usize) -> (__m512i, __m512i) {
+    // SAFETY: the caller's.
+    unsafe { load8_masked(p, at, 0xffff) }
+}
+
+/// [`load8`] reading only the bytes of `mask`.
+///
+/// # Safety
+/// As for [`load8`].
+#[inline(always)]
+unsafe fn load8_masked(p: &[*const u8; 8], at: usize, mask: __mmask16) -> (__m512i, __m512i) {
+    // SAFETY: the caller's; a masked-off byte is not read and cannot fault.
+    unsafe {
+        macro_rules! block {
+            ($l:literal) => {
+                if mask == 0xffff {
+                    _mm_loadu_si128(p[$l].wrapping_add(at).cast())
+                } else {
+                    _mm_maskz_loadu_epi8(mask, p[$l].wrapping_add(at).cast())
+                }
+            };
+        }
+        macro_rules! pair {
+            ($a:literal, $b:literal) => {
+                _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(block!($a)), block!($b))
+            };
+        }
+        let even = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(pair!(0, 2)), pair!(4, 6));
+        let odd = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(pair!(1, 3)), pair!(5, 7));
+        (
+            _mm512_unpacklo_epi64(even, odd),
+            _mm512_unpackhi_epi64(even, odd),
+        )
+    }
+}
+
+/// One block for every lane: `(h + m) · r`, carried; `m` given as its 64-bit halves,
+/// with its 2^128 bit.
+///
+/// # Safety
+/// AVX-512F and IFMA.
+#[inline(always)]
+unsafe fn step(h: Limbs, (lo, hi): (__m512i, __m512i), r: &Mult) -> Limbs {
+    // SAFETY: the caller's.
+    unsafe { carry(mul(&add(&h, &limbs(lo, hi, 0xff)), r)) }
+}
+
+/// The tags of up to eight messages of one shape (the same AAD and ciphertext
+/// lengths), one a lane in lockstep: `jobs[set[l]]` in lane `l` for `l < count`, the
+/// other lanes repeating lane 0's message (their results unused). A set needs no
+/// per-lane bookkeeping: every lane reads its block at the same offset, the padded
+/// tails are masked loads, the lengths block is the same for all, and the keys, the
+/// final reduction and `+ s` are vector code for all eight lanes at once.
+///
+/// # Safety
+/// AVX-512F, IFMA, AVX-512BW and VL, AVX2; `1 <= count <= 8`, `set[..]` indices into
+/// `jobs` of one shape.
+#[inline(always)]
+unsafe fn set_tags(jobs: &[MacJob<'_>], set: &[usize; 8], count: usize, tags: &mut [[u8; 16]]) {
+    let (aad_len, ct_len) = (jobs[set[0]].aad.len(), jobs[set[0]].ciphertext.len());
+    let mut key = [core::ptr::null::<u8>(); 8];
+    let mut aad = key;
+    let mut ct = key;
+    for l in 0..8 {
+        let job = &jobs[set[l]];
+        debug_assert_eq!((job.aad.len(), job.ciphertext.len()), (aad_len, ct_len));
+        (key[l], aad[l], ct[l]) = (job.key.as_ptr(), job.aad.as_ptr(), job.ciphertext.as_ptr());
+    }
+    let tail_mask = |len: usize| ((1u32 << (len % 16)) - 1) as __mmask16;
+    // SAFETY: the caller's features; every load reads within its lane's key (64
+    // bytes), AAD or ciphertext (whole blocks below the length, the tail masked).
+    unsafe {
+        let m44 = _mm512_set1_epi64(MASK44 as i64);
+        let m42 = _mm512_set1_epi64(MASK42 as i64);
+        let zero = _mm512_setzero_si512();
+        // r, clamped, in 44-bit limbs, with 20·r1 and 20·r2 (below 2^49: a 52-bit
+        // multiply's low half).
+        let (lo, hi) = load8(&key, 0);
+        let lo = _mm512_and_si512(lo, _mm512_set1_epi64(CLAMP[0] as i64));
+        let hi = _mm512_and_si512(hi, _mm512_set1_epi64(CLAMP[1] as i64));
+        let r0 = _mm512_and_si512(lo, m44);
+        let r1 = _mm512_and_si512(
+            _mm512_or_si512(_mm512_srli_epi64::<44>(lo), _mm512_slli_epi64::<20>(hi)),
+            m44,
+        );
+        let r2 = _mm512_srli_epi64::<24>(hi);
+        let twenty = _mm512_set1_epi64(20);
+        let r: Mult = [
+            r0,
+            r1,
+            r2,
+            _mm512_madd52lo_epu64(zero, r1, twenty),
+            _mm512_madd52lo_epu64(zero, r2, twenty),
+        ];
+        let mut h: Limbs = [zero; 3];
+        for (data, len) in [(&aad, aad_len), (&ct, ct_len)] {
+            let whole = len / 16;
+            for i in 0..whole {
+                h = step(h, load8(data, 16 * i), &r);
+            }
+            if len % 16 != 0 {
+                h = step(h, load8_masked(data, 16 * whole, tail_mask(len)), &r);
+            }
+        }
+        let lengths = (
+            _mm512_set1_epi64(aad_len as i64),
+            _mm512_set1_epi64(ct_len as i64),
+        );
+        let [t0, t1, t2] = step(h, lengths, &r);
+
+        // h mod p, as `join44` and `MacState::finish` compute it, lane by lane: carry
+        // twice (limbs below 2^44, 2^44 and at most 2^42), then g = h + 5; where g
+        // reaches 2^130, h mod p is g - 2^130.
+        let c = _mm512_srli_epi64::<44>(t0);
+        let (t0, t1) = (_mm512_and_si512(t0, m44), _mm512_add_epi64(t1, c));
+        let c = _mm512_srli_epi64::<44>(t1);
+        let (t1, t2) = (_mm512_and_si512(t1, m44), _mm512_add_epi64(t2, c));
+        let c = _mm512_srli_epi64::<42>(t2);
+        let t2 = _mm512_and_si512(t2, m42);
+        let t0 = _mm512_add_epi64(t0, _mm512_add_epi64(c, _mm512_slli_epi64::<2>(c)));
+        let c = _mm512_srli_epi64::<44>(t0);
+        let (t0, t1) = (_mm512_and_si512(t0, m44), _mm512_add_epi64(t1, c));
+        let c = _mm512_srli_epi64::<44>(t1);
+        let (t1, t2) = (_mm512_and_si512(t1, m44), _mm512_add_epi64(t2, c));
+        let g0 = _mm512_add_epi64(t0, _mm512_set1_epi64(5));
+        let g1 = _mm512_add_epi64(t1, _mm512_srli_epi64::<44>(g0));
+        let g2 = _mm512_add_epi64(t2, _mm512_srli_epi64::<44>(g1));
+        let wraps = _mm512_test_epi64_mask(g2, _mm512_set1_epi64(1 << 42));
+        let f0 = _mm512_mask_blend_epi64(wraps, t0, _mm512_and_si512(g0, m44));
+        let f1 = _mm512_mask_blend_epi64(wraps, t1, _mm512_and_si512(g1, m44));
+        let f2 = _mm512_mask_blend_epi64(wraps, t2, _mm512_and_si512(g2, m42));
+        // The low 128 bits in two 64-bit words, plus s (mod 2^128).
+        let w0 = _mm512_or_si512(f0, _mm512_slli_epi64::<44>(f1));
+        let w1 = _mm512_or_si512(_mm512_srli_epi64::<20>(f1), _mm512_slli_epi64::<24>(f2));
+        let (s0, s1) = load8(&key, 16);
+        let w0 = _mm512_add_epi64(w0, s0);
+        let carried = _mm512_cmplt_epu64_mask(w0, s0);
+        let w1 = _mm512_mask_add_epi64(
+            _mm512_add_epi64(w1, s1),
+            carried,
+            _mm512_add_epi64(w1, s1),
+            _mm512_set1_epi64(1),
+        );
+        let mut out = [[0u64; 8]; 2];
+        _mm512_storeu_si512(out[0].as_mut_ptr().cast(), w0);
+        _mm512_storeu_si512(out[1].as_mut_ptr().cast(), w1);
+        for l in 0..count {
+            let tag = u128::from(out[0][l]) | (u128::from(out[1][l]) << 64);
+            tags[set[l]] = tag.to_le_bytes();
+        }
+        crate::wipe::wipe(&mut out);
+    }
+}
+
+/// Whether `count` messages of `blocks` blocks run as a set in lockstep
+/// ([`set_tags`]): a full set always; a partial one where its steps are enough to
+/// repay the set's fixed cost (keys, final reduction) over the portable code; the
+/// others share the refilled lanes with the other shapes or go to the portable code.
+#[inline(always)]
+fn as_a_set(count: usize, blocks: usize) -> bool {
+    count == 8 || (count >= 3 && count * blocks >= 64)
+}
+
+/// The average blocks a message from which the refilled lanes take the messages left
+/// out of sets ([`super::lanes::refilled_lanes_pay`]).
+const LONG: usize = 24;
+
+/// The tags of up to 32 messages: the sets of one shape in lockstep, the rest in the
+/// refilled lanes or on the portable code.
+///
+/// # Safety
+/// As for [`tags`].
+#[inline(always)]
+unsafe fn tags32(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
+    const NONE: MacJob<'static> = MacJob {
+        key: &[0; 64],
+        aad: &[],
+        ciphertext: &[],
+    };
+    let n = jobs.len();
+    debug_assert!(n <= 32);
+    let mut placed = 0u32;
+    let (mut rest, mut rows) = ([NONE; 32], [0usize; 32]);
+    let mut left = 0;
+    for i in 0..n {
+        if placed & (1 << i) != 0 {
+            continue;
+        }
+        let shape = (jobs[i].aad.len(), jobs[i].ciphertext.len());
+        let mut set = [i; 8];
+        let mut count = 1;
+        for (j, job) in jobs.iter().enumerate().skip(i + 1) {
+            if count == 8 {
+                break;
+            }
+            if placed & (1 << j) == 0 && (job.aad.len(), job.ciphertext.len()) == shape {
+                set[count] = j;
+                count += 1;
+                placed |= 1 << j;
+            }
+        }
+        if as_a_set(count, super::lanes::blocks(&jobs[i])) {
+            // SAFETY: the caller's features; `set` holds `count` indices of one shape.
+            unsafe { set_tags(jobs, &set, count, tags) };
+        } else {
+            for &j in &set[..count] {
+                (rest[left], rows[left]) = (jobs[j], j);
+                left += 1;
+            }
+        }
+    }
+    if left == 0 {
+        return;
+    }
+    let mut out = [[0u8; 16]; 32];
+    if super::lanes::refilled_lanes_pay(&rest[..left], LONG) {
+        // SAFETY: the features `IfmaLanes` needs, the caller's.
+        unsafe { super::lanes::tags::<IfmaLanes>(&rest[..left], &mut out[..left]) };
+    } else {
+        super::lanes::tags_portable(&rest[..left], &mut out[..left]);
+    }
+    for (tag, &row) in out.iter().zip(&rows).take(left) {
+        tags[row] = *tag;
+    }
+    out[..left].iter_mut().for_each(crate::wipe::wipe);
+}
+
+/// The AEAD tags of a burst's messages on IFMA, `tags[i]` that of `jobs[i]`: messages
+/// of one shape in sets of eight in lockstep ([`set_tags`]), the others one a lane in
+/// the refilled lanes of [`super::lanes::tags`].
+///
+/// # Safety
+/// The CPU has AVX-512F, IFMA, BW, VL and AVX2 (what
 /// [`super::Poly1305Backend::Avx512Ifma`] requires).
-#[target_feature(enable = "avx512f,avx512ifma,avx2")]
+#[target_feature(enable = "avx512f,avx512ifma,avx512bw,avx512vl,avx2")]
 pub(crate) unsafe fn tags(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
-    // SAFETY: the features `IfmaLanes` needs, per the caller.
-    unsafe { super::lanes::tags::<IfmaLanes>(jobs, tags) }
+    assert_eq!(jobs.len(), tags.len(), "a tag for every job");
+    for (jobs, tags) in jobs.chunks(32).zip(tags.chunks_mut(32)) {
+        // SAFETY: the features, per the caller.
+        unsafe { tags32(jobs, tags) };
+    }
 }

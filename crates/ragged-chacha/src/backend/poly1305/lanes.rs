@@ -144,6 +144,22 @@ impl Streams {
     }
 }
 
+/// Blocks of `job`'s MAC input.
+#[inline(always)]
+pub(crate) fn blocks(job: &MacJob<'_>) -> usize {
+    job.aad.len().div_ceil(16) + job.ciphertext.len().div_ceil(16) + 1
+}
+
+/// Whether the refilled lanes beat the portable code for `jobs`: at least four
+/// messages, of `long` blocks or more on average. Shorter ones spend more on each lane's
+/// setup, run changes and finish than on their few steps, and the portable chain per
+/// block costs less than a vector step (timed in the commit that set each `long`;
+/// figures in `docs/tuning.md`).
+#[inline(always)]
+pub(crate) fn refilled_lanes_pay(jobs: &[MacJob<'_>], long: usize) -> bool {
+    jobs.len() >= 4 && jobs.iter().map(blocks).sum::<usize>() >= long * jobs.len()
+}
+
 /// Clamped `r` of a one-time key, as the portable code reads it.
 #[inline(always)]
 fn clamped_r(key: &[u8; 64]) -> [u64; 2] {
@@ -311,13 +327,18 @@ mod tests {
 
     /// Random sets of 1 to 40 messages (AAD 0..=80 bytes, ciphertext 0..=4096, biased
     /// to block edges; keys random, all-0xff or all-zero), more messages than lanes so
-    /// that lanes are refilled at every phase and run idle at the end: each backend's
-    /// tags are RustCrypto's.
+    /// that lanes are refilled at every phase and run idle at the end; their shapes
+    /// (AAD and ciphertext lengths) drawn from one, two, three or many, so that the
+    /// sets of one shape in lockstep and the refilled lanes both run, side by side:
+    /// each backend's tags are RustCrypto's.
     #[test]
     fn every_backend_matches_the_reference() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for round in 0..120 {
+        for round in 0..240 {
             let n = 1 + rng.below(40);
+            let shapes: Vec<(usize, usize)> = (0..[1, 2, 3, 40][round % 4])
+                .map(|_| (rng.length(80), rng.length([600, 4096][round / 4 % 2])))
+                .collect();
             let keys: Vec<[u8; 64]> = (0..n)
                 .map(|i| match (round + i) % 7 {
                     0 => [0xff; 64],
@@ -325,12 +346,9 @@ mod tests {
                     _ => rng.bytes(64).try_into().unwrap(),
                 })
                 .collect();
-            // Every other set of one length, so that the lanes end together.
-            let same = (round % 2 == 0).then(|| rng.length(600));
             let data: Vec<(Vec<u8>, Vec<u8>)> = (0..n)
                 .map(|_| {
-                    let aad = rng.length(80);
-                    let ct = same.unwrap_or_else(|| rng.length(4096));
+                    let (aad, ct) = shapes[rng.below(shapes.len())];
                     (rng.bytes(aad), rng.bytes(ct))
                 })
                 .collect();
@@ -351,6 +369,51 @@ mod tests {
                 let mut got = vec![[0u8; 16]; n];
                 backend.aead_tags(&jobs, &mut got);
                 assert_eq!(got, want, "{} on set {round} of {n}", backend.name());
+            }
+        }
+    }
+
+    /// An accumulator that ends in `[p, 2^130)`, where the tag is `h - p + s` (the
+    /// final reduction's other branch, which random messages never reach): `r = 1`, so
+    /// `h` is the sum of the blocks with their 2^128 bits, `3·2^128 + m1 + m2 + lengths`
+    /// with the ciphertext's first block `2^128 - 3 - lengths` and its second zero:
+    /// `h = 2^130 - 3`. Eight such messages (a set in lockstep), the same with each `s`
+    /// all-0xff (the carry out of `+ s`), and single ones of other shapes beside them
+    /// (the refilled lanes).
+    #[test]
+    fn accumulators_between_p_and_2_130_match_the_reference() {
+        let lengths = 32u128 << 64;
+        let first = (u128::MAX - 2 - lengths).to_le_bytes();
+        let mut ciphertext = [0u8; 32];
+        ciphertext[..16].copy_from_slice(&first);
+        let mut keys = [[0u8; 64]; 2];
+        keys[0][0] = 1;
+        keys[1][0] = 1;
+        keys[1][16..32].fill(0xff);
+        let other = [0x5au8; 100];
+        for key in &keys {
+            let mut jobs: Vec<MacJob<'_>> = (0..8)
+                .map(|_| MacJob {
+                    key,
+                    aad: &[],
+                    ciphertext: &ciphertext,
+                })
+                .collect();
+            for n in [1, 17, 40] {
+                jobs.push(MacJob {
+                    key,
+                    aad: &other[..n % 7],
+                    ciphertext: &other[..n],
+                });
+            }
+            let want: Vec<[u8; 16]> = jobs
+                .iter()
+                .map(|j| reference(j.key, j.aad, j.ciphertext))
+                .collect();
+            for backend in Poly1305Backend::available() {
+                let mut got = vec![[0u8; 16]; jobs.len()];
+                backend.aead_tags(&jobs, &mut got);
+                assert_eq!(got, want, "{}", backend.name());
             }
         }
     }

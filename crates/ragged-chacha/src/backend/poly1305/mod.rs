@@ -39,9 +39,10 @@ pub enum Poly1305Backend {
     /// 20 blocks (shorter runs, and the blocks past the last multiple of 4, take the
     /// portable path).
     Avx2,
-    /// x86-64 AVX-512 IFMA (with AVX-512F): eight blocks at a time with 44-bit limbs and
-    /// `vpmadd52luq`/`vpmadd52huq`, for runs of at least 20 blocks (AVX2's threshold),
-    /// all of whose blocks it takes; shorter runs take the portable path.
+    /// x86-64 AVX-512 IFMA (with AVX-512F, BW and VL): eight blocks at a time with
+    /// 44-bit limbs and `vpmadd52luq`/`vpmadd52huq`, for runs of at least 20 blocks
+    /// (AVX2's threshold), all of whose blocks it takes; shorter runs take the portable
+    /// path.
     Avx512Ifma,
 }
 
@@ -56,11 +57,6 @@ const ALL: &[Poly1305Backend] = &[
 
 /// `detect()`'s answer.
 static DETECTED: Detected = Detected::new();
-
-/// The fewest messages a burst's MAC gives the IFMA lanes (eight), and the AVX2 lanes
-/// (four); fewer go one after the other on the portable code.
-const IFMA_LANES_FROM: usize = 2;
-const AVX2_LANES_FROM: usize = 3;
 
 impl Poly1305Backend {
     /// Every backend compiled into this build, slowest first.
@@ -91,10 +87,15 @@ impl Poly1305Backend {
             Poly1305Backend::Portable => true,
             #[cfg(target_arch = "x86_64")]
             Poly1305Backend::Avx2 => cpu_has!("avx2"),
-            // AVX2 too: its shorter runs take the AVX2 path (every IFMA CPU has it).
+            // AVX2 too: its shorter runs take the AVX2 path; BW and VL: the burst MAC's
+            // masked loads (every IFMA CPU has all three).
             #[cfg(target_arch = "x86_64")]
             Poly1305Backend::Avx512Ifma => {
-                cpu_has!("avx512f") && cpu_has!("avx512ifma") && cpu_has!("avx2")
+                cpu_has!("avx512f")
+                    && cpu_has!("avx512ifma")
+                    && cpu_has!("avx512bw")
+                    && cpu_has!("avx512vl")
+                    && cpu_has!("avx2")
             }
             #[allow(unreachable_patterns)]
             _ => false,
@@ -149,24 +150,19 @@ impl Poly1305Backend {
     }
 
     /// The AEAD tags of a burst's messages, `tags[i]` that of `jobs[i]`: one message a
-    /// vector lane on the SIMD backends (AVX2 four, IFMA eight; see [`lanes`]), one
-    /// after the other on the portable code — and there too for fewer messages than
-    /// the lanes need to beat it: a step costs the whole vector whichever lanes are
-    /// busy, and the portable chain per block is shorter than one vector step.
+    /// vector lane where that is faster than the portable code (IFMA: sets of eight of
+    /// one shape in lockstep, and refilled lanes; AVX2: refilled lanes of four, for
+    /// long messages; see [`lanes`]), else one after the other on the portable code.
     #[inline]
     pub(crate) fn aead_tags(self, jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
         match self {
             // SAFETY: a backend value in a MAC passed `is_available` (via `checked` or
             // detection), so the CPU has its features.
             #[cfg(target_arch = "x86_64")]
-            Poly1305Backend::Avx512Ifma if jobs.len() >= IFMA_LANES_FROM => unsafe {
-                ifma_lanes::tags(jobs, tags)
-            },
+            Poly1305Backend::Avx512Ifma => unsafe { ifma_lanes::tags(jobs, tags) },
             #[cfg(target_arch = "x86_64")]
-            Poly1305Backend::Avx2 | Poly1305Backend::Avx512Ifma
-                if jobs.len() >= AVX2_LANES_FROM =>
-            {
-                // SAFETY: as above (the IFMA backend requires AVX2 too).
+            Poly1305Backend::Avx2 if lanes::refilled_lanes_pay(jobs, avx2_lanes::LONG) => {
+                // SAFETY: as above.
                 unsafe { avx2_lanes::tags(jobs, tags) }
             }
             _ => lanes::tags_portable(jobs, tags),

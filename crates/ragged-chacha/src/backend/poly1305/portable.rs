@@ -14,7 +14,7 @@ use crate::wipe::wipe;
 
 /// `r`'s clamp (RFC 8439 §2.5): the top four bits of every 32-bit word and the
 /// bottom two bits of words 1..3 cleared, split into its two 64-bit halves.
-const CLAMP: [u64; 2] = [0x0fff_fffc_0fff_ffff, 0x0fff_fffc_0fff_fffc];
+pub(super) const CLAMP: [u64; 2] = [0x0fff_fffc_0fff_ffff, 0x0fff_fffc_0fff_fffc];
 
 /// The running state of one MAC: accumulator `h` and key `r`.
 ///
