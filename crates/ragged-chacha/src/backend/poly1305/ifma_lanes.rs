@@ -133,72 +133,50 @@ unsafe fn step(h: Limbs, (lo, hi): (__m512i, __m512i), r: &Mult) -> Limbs {
     unsafe { carry(mul(&add(&h, &limbs(lo, hi, 0xff)), r)) }
 }
 
-/// The tags of up to eight messages of one shape (the same AAD and ciphertext
-/// lengths), one a lane in lockstep: `jobs[set[l]]` in lane `l` for `l < count`, the
-/// other lanes repeating lane 0's message (their results unused). A set needs no
-/// per-lane bookkeeping: every lane reads its block at the same offset, the padded
-/// tails are masked loads, the lengths block is the same for all, and the keys, the
-/// final reduction and `+ s` are vector code for all eight lanes at once.
+/// The multipliers of eight one-time keys (at `key[l]`): `r`, clamped, in 44-bit limbs,
+/// with `20·r1` and `20·r2` (below 2^49: a 52-bit multiply's low half).
 ///
 /// # Safety
-/// AVX-512F, IFMA, AVX-512BW and VL, AVX2; `1 <= count <= 8`, `set[..]` indices into
-/// `jobs` of one shape.
+/// AVX-512F, IFMA, BW, VL, AVX2; 16 readable bytes at each `key[l]`.
 #[inline(always)]
-unsafe fn set_tags(jobs: &[MacJob<'_>], set: &[usize; 8], count: usize, tags: &mut [[u8; 16]]) {
-    let (aad_len, ct_len) = (jobs[set[0]].aad.len(), jobs[set[0]].ciphertext.len());
-    let mut key = [core::ptr::null::<u8>(); 8];
-    let mut aad = key;
-    let mut ct = key;
-    for l in 0..8 {
-        let job = &jobs[set[l]];
-        debug_assert_eq!((job.aad.len(), job.ciphertext.len()), (aad_len, ct_len));
-        (key[l], aad[l], ct[l]) = (job.key.as_ptr(), job.aad.as_ptr(), job.ciphertext.as_ptr());
-    }
-    let tail_mask = |len: usize| ((1u32 << (len % 16)) - 1) as __mmask16;
-    // SAFETY: the caller's features; every load reads within its lane's key (64
-    // bytes), AAD or ciphertext (whole blocks below the length, the tail masked).
+unsafe fn multipliers(key: &[*const u8; 8]) -> Mult {
+    // SAFETY: the caller's.
     unsafe {
         let m44 = _mm512_set1_epi64(MASK44 as i64);
-        let m42 = _mm512_set1_epi64(MASK42 as i64);
-        let zero = _mm512_setzero_si512();
-        // r, clamped, in 44-bit limbs, with 20·r1 and 20·r2 (below 2^49: a 52-bit
-        // multiply's low half).
-        let (lo, hi) = load8(&key, 0);
+        let (lo, hi) = load8(key, 0);
         let lo = _mm512_and_si512(lo, _mm512_set1_epi64(CLAMP[0] as i64));
         let hi = _mm512_and_si512(hi, _mm512_set1_epi64(CLAMP[1] as i64));
-        let r0 = _mm512_and_si512(lo, m44);
         let r1 = _mm512_and_si512(
             _mm512_or_si512(_mm512_srli_epi64::<44>(lo), _mm512_slli_epi64::<20>(hi)),
             m44,
         );
         let r2 = _mm512_srli_epi64::<24>(hi);
-        let twenty = _mm512_set1_epi64(20);
-        let r: Mult = [
-            r0,
+        let (zero, twenty) = (_mm512_setzero_si512(), _mm512_set1_epi64(20));
+        [
+            _mm512_and_si512(lo, m44),
             r1,
             r2,
             _mm512_madd52lo_epu64(zero, r1, twenty),
             _mm512_madd52lo_epu64(zero, r2, twenty),
-        ];
-        let mut h: Limbs = [zero; 3];
-        for (data, len) in [(&aad, aad_len), (&ct, ct_len)] {
-            let whole = len / 16;
-            for i in 0..whole {
-                h = step(h, load8(data, 16 * i), &r);
-            }
-            if len % 16 != 0 {
-                h = step(h, load8_masked(data, 16 * whole, tail_mask(len)), &r);
-            }
-        }
-        let lengths = (
-            _mm512_set1_epi64(aad_len as i64),
-            _mm512_set1_epi64(ct_len as i64),
-        );
-        let [t0, t1, t2] = step(h, lengths, &r);
+        ]
+    }
+}
 
-        // h mod p, as `join44` and `MacState::finish` compute it, lane by lane: carry
-        // twice (limbs below 2^44, 2^44 and at most 2^42), then g = h + 5; where g
-        // reaches 2^130, h mod p is g - 2^130.
+/// The eight tags (their low and high 64-bit words) of the carried accumulators `h`
+/// with the keys' `s` (bytes 16..32 at `key[l]`): `h mod p`, as `join44` and
+/// `MacState::finish` compute it lane by lane — carried twice (limbs below 2^44, 2^44
+/// and at most 2^42), then g = h + 5, and where g reaches 2^130, `h mod p` is
+/// g - 2^130 — plus `s`, mod 2^128.
+///
+/// # Safety
+/// As for [`multipliers`], with 32 readable bytes at each `key[l]`.
+#[inline(always)]
+unsafe fn finish(h: Limbs, key: &[*const u8; 8]) -> (__m512i, __m512i) {
+    // SAFETY: the caller's.
+    unsafe {
+        let m44 = _mm512_set1_epi64(MASK44 as i64);
+        let m42 = _mm512_set1_epi64(MASK42 as i64);
+        let [t0, t1, t2] = h;
         let c = _mm512_srli_epi64::<44>(t0);
         let (t0, t1) = (_mm512_and_si512(t0, m44), _mm512_add_epi64(t1, c));
         let c = _mm512_srli_epi64::<44>(t1);
@@ -220,21 +198,85 @@ unsafe fn set_tags(jobs: &[MacJob<'_>], set: &[usize; 8], count: usize, tags: &m
         // The low 128 bits in two 64-bit words, plus s (mod 2^128).
         let w0 = _mm512_or_si512(f0, _mm512_slli_epi64::<44>(f1));
         let w1 = _mm512_or_si512(_mm512_srli_epi64::<20>(f1), _mm512_slli_epi64::<24>(f2));
-        let (s0, s1) = load8(&key, 16);
+        let (s0, s1) = load8(key, 16);
         let w0 = _mm512_add_epi64(w0, s0);
         let carried = _mm512_cmplt_epu64_mask(w0, s0);
-        let w1 = _mm512_mask_add_epi64(
-            _mm512_add_epi64(w1, s1),
-            carried,
-            _mm512_add_epi64(w1, s1),
-            _mm512_set1_epi64(1),
+        let w1 = _mm512_add_epi64(w1, s1);
+        (
+            w0,
+            _mm512_mask_add_epi64(w1, carried, w1, _mm512_set1_epi64(1)),
+        )
+    }
+}
+
+/// The tags of up to `8·S` messages of one shape (the same AAD and ciphertext
+/// lengths), one a lane in lockstep: `jobs[set[l]]` in lane `l` for `l < count`, the
+/// other lanes repeating lane 0's message (their results unused). A set needs no
+/// per-lane bookkeeping: every lane reads its block at the same offset, the padded
+/// tails are masked loads, the lengths block is the same for all, and the keys, the
+/// final reduction and `+ s` are vector code for all eight lanes at once. Two sets
+/// (`S = 2`) step side by side: each step is a chain of dependent multiplies, and the
+/// other set's fills its waits.
+///
+/// # Safety
+/// AVX-512F, IFMA, AVX-512BW and VL, AVX2; `1 <= count <= 8·S`, `S <= 2`, `set[..]`
+/// indices into `jobs` of one shape.
+#[inline(always)]
+unsafe fn set_tags<const S: usize>(
+    jobs: &[MacJob<'_>],
+    set: &[usize; 16],
+    count: usize,
+    tags: &mut [[u8; 16]],
+) {
+    let (aad_len, ct_len) = (jobs[set[0]].aad.len(), jobs[set[0]].ciphertext.len());
+    let mut key = [[core::ptr::null::<u8>(); 8]; S];
+    let mut aad = key;
+    let mut ct = key;
+    for l in 0..8 * S {
+        let job = &jobs[set[if l < count { l } else { 0 }]];
+        debug_assert_eq!((job.aad.len(), job.ciphertext.len()), (aad_len, ct_len));
+        let (k, l) = (l / 8, l % 8);
+        (key[k][l], aad[k][l], ct[k][l]) =
+            (job.key.as_ptr(), job.aad.as_ptr(), job.ciphertext.as_ptr());
+    }
+    let tail_mask = |len: usize| ((1u32 << (len % 16)) - 1) as __mmask16;
+    // SAFETY: the caller's features; every load reads within its lane's key (64
+    // bytes), AAD or ciphertext (whole blocks below the length, the tail masked).
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let mut r = [[zero; 5]; S];
+        for k in 0..S {
+            r[k] = multipliers(&key[k]);
+        }
+        let mut h = [[zero; 3]; S];
+        for (data, len) in [(&aad, aad_len), (&ct, ct_len)] {
+            let whole = len / 16;
+            for i in 0..whole {
+                for k in 0..S {
+                    h[k] = step(h[k], load8(&data[k], 16 * i), &r[k]);
+                }
+            }
+            if len % 16 != 0 {
+                for k in 0..S {
+                    let m = load8_masked(&data[k], 16 * whole, tail_mask(len));
+                    h[k] = step(h[k], m, &r[k]);
+                }
+            }
+        }
+        let lengths = (
+            _mm512_set1_epi64(aad_len as i64),
+            _mm512_set1_epi64(ct_len as i64),
         );
-        let mut out = [[0u64; 8]; 2];
-        _mm512_storeu_si512(out[0].as_mut_ptr().cast(), w0);
-        _mm512_storeu_si512(out[1].as_mut_ptr().cast(), w1);
-        for l in 0..count {
-            let tag = u128::from(out[0][l]) | (u128::from(out[1][l]) << 64);
-            tags[set[l]] = tag.to_le_bytes();
+        let mut out = [[[0u64; 8]; 2]; S];
+        for k in 0..S {
+            let (w0, w1) = finish(step(h[k], lengths, &r[k]), &key[k]);
+            _mm512_storeu_si512(out[k][0].as_mut_ptr().cast(), w0);
+            _mm512_storeu_si512(out[k][1].as_mut_ptr().cast(), w1);
+        }
+        for (l, &job) in set.iter().enumerate().take(count) {
+            let [lo, hi] = out[l / 8];
+            let tag = u128::from(lo[l % 8]) | (u128::from(hi[l % 8]) << 64);
+            tags[job] = tag.to_le_bytes();
         }
         crate::wipe::wipe(&mut out);
     }
@@ -246,7 +288,7 @@ unsafe fn set_tags(jobs: &[MacJob<'_>], set: &[usize; 8], count: usize, tags: &m
 /// others share the refilled lanes with the other shapes or go to the portable code.
 #[inline(always)]
 fn as_a_set(count: usize, blocks: usize) -> bool {
-    count == 8 || (count >= 3 && count * blocks >= 64)
+    count >= 8 || (count >= 3 && count * blocks >= 64)
 }
 
 /// The average blocks a message from which the refilled lanes take the messages left
@@ -275,10 +317,10 @@ unsafe fn tags32(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
             continue;
         }
         let shape = (jobs[i].aad.len(), jobs[i].ciphertext.len());
-        let mut set = [i; 8];
+        let mut set = [i; 16];
         let mut count = 1;
         for (j, job) in jobs.iter().enumerate().skip(i + 1) {
-            if count == 8 {
+            if count == 16 {
                 break;
             }
             if placed & (1 << j) == 0 && (job.aad.len(), job.ciphertext.len()) == shape {
@@ -289,7 +331,13 @@ unsafe fn tags32(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
         }
         if as_a_set(count, super::lanes::blocks(&jobs[i])) {
             // SAFETY: the caller's features; `set` holds `count` indices of one shape.
-            unsafe { set_tags(jobs, &set, count, tags) };
+            unsafe {
+                if count > 8 {
+                    set_tags::<2>(jobs, &set, count, tags);
+                } else {
+                    set_tags::<1>(jobs, &set, count, tags);
+                }
+            }
         } else {
             for &j in &set[..count] {
                 (rest[left], rows[left]) = (jobs[j], j);
