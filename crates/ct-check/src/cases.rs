@@ -246,20 +246,25 @@ pub fn aead<V: AeadVariant>(
     Ok(digest)
 }
 
-/// The one-key ChaCha20-Poly1305 burst on `backend` and `mac_backend`: one item of each
-/// AEAD length, key and plaintexts secret; the burst sealed, then opened with the
+/// The bursts [`aead_burst`] runs: one item of each AEAD length (the lanes take the
+/// short ones, the single path the others, one at a time on the MAC), and sixteen of
+/// 576 bytes (key block and message one lane job each; the MAC's lanes).
+pub const BURSTS: [(&str, &[usize]); 2] = [("mixed", AEAD_LENGTHS), ("16 x 576 B", &[576; 16])];
+
+/// The one-key ChaCha20-Poly1305 burst of items of `lengths` on `backend` and
+/// `mac_backend`, key and plaintexts secret; the burst sealed, then opened with the
 /// ciphertexts and tags concealed and every third item's tag flipped: exactly those
 /// fail, zeroed, and the others give their plaintexts back. The per-item verdicts and
 /// the burst's own are read (branched on) here, so they must be defined: each comes
 /// through the one declassification point.
-pub fn aead_burst(backend: Backend, mac_backend: Poly1305Backend) -> Outcome {
+pub fn aead_burst(backend: Backend, mac_backend: Poly1305Backend, lengths: &[usize]) -> Outcome {
     let aad = bytes(43, 13);
     let aead = ChaCha20Poly1305::new(&secret_key(7000))
         .with_backend(backend)
         .and_then(|a| a.with_mac_backend(mac_backend))
         .map_err(failed("with_backend"))?;
     let plaintext = |len: usize| secret(len as u64 + 7100, len);
-    let mut bufs: Vec<Vec<u8>> = AEAD_LENGTHS.iter().map(|&len| plaintext(len)).collect();
+    let mut bufs: Vec<Vec<u8>> = lengths.iter().map(|&len| plaintext(len)).collect();
     let nonces: Vec<[u8; 12]> = (0..bufs.len()).map(|i| [i as u8; 12]).collect();
     let mut items: Vec<SealItem<'_, Ietf<20>>> = bufs
         .iter_mut()
@@ -300,7 +305,7 @@ pub fn aead_burst(backend: Backend, mac_backend: Poly1305Backend) -> Outcome {
     if overall != Err(Error::AuthenticationFailed) {
         return Err(format!("open_burst with forged items gave {overall:?}"));
     }
-    for (i, (buf, &len)) in bufs.iter_mut().zip(AEAD_LENGTHS).enumerate() {
+    for (i, (buf, &len)) in bufs.iter_mut().zip(lengths).enumerate() {
         if forged(i) {
             reveal(buf);
             if verdicts[i] != Err(Error::AuthenticationFailed) {
@@ -377,13 +382,18 @@ mod tests {
         let mac = poly1305(Poly1305Backend::Portable).unwrap();
         let sealed =
             aead::<Ietf<20>>(Backend::Portable, Poly1305Backend::Portable, &nonce12).unwrap();
-        let burst = aead_burst(Backend::Portable, Poly1305Backend::Portable).unwrap();
+        let bursts = BURSTS.map(|(_, lengths)| {
+            aead_burst(Backend::Portable, Poly1305Backend::Portable, lengths).unwrap()
+        });
         for m in Poly1305Backend::available() {
             assert_eq!(poly1305(m), Ok(mac), "{m:?}");
             for b in Backend::available() {
                 assert_eq!(aead::<Ietf<20>>(b, m, &nonce12), Ok(sealed), "{b:?} {m:?}");
                 aead::<XChaCha<20>>(b, m, &nonce24).unwrap();
-                assert_eq!(aead_burst(b, m), Ok(burst), "burst {b:?} {m:?}");
+                for ((name, lengths), burst) in BURSTS.iter().zip(bursts) {
+                    let got = aead_burst(b, m, lengths);
+                    assert_eq!(got, Ok(burst), "burst {name} {b:?} {m:?}");
+                }
             }
         }
     }
