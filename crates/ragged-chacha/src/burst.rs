@@ -406,6 +406,16 @@ fn item_state<V: AeadVariant>(item: &impl AeadItem<V>, key: Option<&[u8; 32]>) -
     <V as Sealed>::state(key, nonce.as_ref())
 }
 
+/// A group's one-time key blocks, each on a 64-byte boundary: the kernel stores each
+/// as whole vectors, which would otherwise be split across two cache lines.
+#[repr(C, align(64))]
+struct KeyBlocks([[u8; 64]; GROUP]);
+
+/// An opening group's states, kept from the key pass for the message pass, each on a
+/// 64-byte boundary (copied in and out as whole vectors).
+#[repr(C, align(64))]
+struct States([[u32; 16]; GROUP]);
+
 /// Items an AEAD burst takes at a time: their one-time key blocks (and, opening, their
 /// states) live on the stack for the group, from the keystream pass to the MAC. Lanes
 /// are refilled across the items of a group; only the group's last blocks run with
@@ -543,7 +553,8 @@ fn seal_items<V: AeadVariant>(
             .iter()
             .filter(|item| in_lanes(limit, item.len()))
             .count();
-        let mut keys = [[0u8; 64]; GROUP];
+        let mut keys = KeyBlocks([[0u8; 64]; GROUP]);
+        let keys = &mut keys.0;
         let mut jobs = SealJobs {
             items: &mut *group,
             key,
@@ -561,7 +572,7 @@ fn seal_items<V: AeadVariant>(
         unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
         drop(jobs);
         let mut tags = [[0u8; TAG_LEN]; GROUP];
-        mac_tags(mac_route, group, limit, &keys, &mut tags);
+        mac_tags(mac_route, group, limit, keys, &mut tags);
         keys[..group.len()].iter_mut().for_each(wipe);
         for (item, computed) in group.iter_mut().zip(&tags) {
             if in_lanes(limit, item.len()) {
@@ -718,15 +729,17 @@ fn open_items<V: AeadVariant>(
             }
             continue;
         };
-        let mut states = [[0u32; 16]; GROUP];
+        let mut states = States([[0u32; 16]; GROUP]);
+        let states = &mut states.0;
         // The key blocks first (block 0 of each item), all in one burst.
-        let mut keys = [[0u8; 64]; GROUP];
+        let mut keys = KeyBlocks([[0u8; 64]; GROUP]);
+        let keys = &mut keys.0;
         let mut jobs = KeyJobs {
             items: &*group,
             key,
             limit,
             keys: keys.as_mut_ptr(),
-            states: &mut states,
+            states: &mut *states,
             next: 0,
             variant: core::marker::PhantomData,
         };
@@ -735,7 +748,7 @@ fn open_items<V: AeadVariant>(
         unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
         // Each item's tag over its ciphertext; a mismatch zeroes the item.
         let mut tags = [[0u8; TAG_LEN]; GROUP];
-        mac_tags(mac_route, group, limit, &keys, &mut tags);
+        mac_tags(mac_route, group, limit, keys, &mut tags);
         keys[..group.len()].iter_mut().for_each(wipe);
         let each = group.iter_mut().zip(&tags);
         for ((item, expected), verdict) in each.zip(verdicts.iter_mut()) {
@@ -758,7 +771,7 @@ fn open_items<V: AeadVariant>(
             items: &mut *group,
             limit,
             verdicts: &*verdicts,
-            states: &states,
+            states: &*states,
             next: 0,
             variant: core::marker::PhantomData,
         };
@@ -766,7 +779,7 @@ fn open_items<V: AeadVariant>(
         // buffer, all disjoint; the length check keeps every message within blocks
         // 1..2^32.
         unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
-        wipe(&mut states);
+        wipe(states);
     }
     all
 }

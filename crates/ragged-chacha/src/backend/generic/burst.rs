@@ -90,7 +90,8 @@ pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u
     // `blocks[l]`: lane `l`'s initial state, with its counter words brought up to date
     // before each `V::untranspose` (word 13 of the state in `word13`, for the high half
     // of the counter to be added to).
-    let mut blocks = [[0u32; 16]; 16];
+    let mut blocks = Aligned([[0u32; 16]; 16]);
+    let blocks = &mut blocks.0;
     let mut word13 = [0u32; 16];
     let mut lanes = [FREE; 16];
     // Whether the source may still have jobs.
@@ -172,9 +173,14 @@ pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u
         }
     }
     // The key words of the last jobs.
-    wipe(&mut blocks);
+    wipe(blocks);
     wipe(&mut word13);
 }
+
+/// The lanes' initial states on 64-byte boundaries: each lane's row one cache line, so
+/// that its vector stores and the rebuild's vector loads are never split across two.
+#[repr(C, align(64))]
+struct Aligned([[u32; 16]; 16]);
 
 /// Writes lane `l`'s block of keystream (`ks[l * 64 / BYTES ..]`) to its job's key, or
 /// XORs it into the job's next bytes, and moves the lane one block on; returns whether
