@@ -5,7 +5,8 @@
 //! opening it after tampering with some items fails exactly those, zeroed, and opens
 //! the rest; an `xor_burst` of the same items gives the single-call keystream; and a
 //! burst made invalid (an item past its counter's end) is refused naming the first
-//! bad item, with nothing written.
+//! bad item, with nothing written. The Poly1305 backend is the input's choice among those
+//! the CPU has (the burst MAC's lanes differ by backend).
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -13,7 +14,7 @@ use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use libfuzzer_sys::fuzz_target;
 use ragged_chacha::burst::{Keyed, OpenItem, SealItem, XorItem};
 use ragged_chacha::variant::Ietf;
-use ragged_chacha::{Backend, Burst, ChaCha20, ChaCha20Poly1305, Error};
+use ragged_chacha::{Backend, Burst, ChaCha20, ChaCha20Poly1305, Error, Poly1305Backend};
 use ragged_fuzz::pseudo_random;
 
 #[derive(Arbitrary, Debug)]
@@ -33,6 +34,8 @@ struct Item {
 struct Input {
     keyed: bool,
     key: [u8; 32],
+    /// The Poly1305 backend (of those this CPU has) for every burst of the input.
+    mac: u8,
     items: Vec<Item>,
 }
 
@@ -86,10 +89,18 @@ fuzz_target!(|input: Input| {
         })
         .collect();
 
+    let macs: Vec<Poly1305Backend> = Poly1305Backend::available().collect();
+    let mac = macs[usize::from(input.mac) % macs.len()];
     for backend in Backend::available() {
-        let burst = Burst::new().with_backend(backend).unwrap();
+        let burst = Burst::new()
+            .with_backend(backend)
+            .unwrap()
+            .with_mac_backend(mac)
+            .unwrap();
         let aead = ChaCha20Poly1305::new(&input.key)
             .with_backend(backend)
+            .unwrap()
+            .with_mac_backend(mac)
             .unwrap();
         // Seal.
         let mut bufs = plain.clone();
