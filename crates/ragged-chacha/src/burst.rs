@@ -317,6 +317,8 @@ pub(crate) trait AeadItem<V: AeadVariant> {
     fn parts(&mut self) -> (&V::Nonce, &[u8], &mut [u8], &mut [u8; TAG_LEN]);
     /// The same, read only.
     fn view(&self) -> (&V::Nonce, &[u8], &[u8], &[u8; TAG_LEN]);
+    /// The nonce alone (no borrow of the buffer, which a lane may be writing).
+    fn nonce(&self) -> &V::Nonce;
     /// The buffer's length.
     fn len(&self) -> usize;
 }
@@ -337,6 +339,10 @@ macro_rules! aead_item {
                 (&self.nonce, self.aad, &*self.buf, &self.tag)
             }
             #[inline(always)]
+            fn nonce(&self) -> &V::Nonce {
+                &self.nonce
+            }
+            #[inline(always)]
             fn len(&self) -> usize {
                 self.buf.len()
             }
@@ -354,6 +360,10 @@ macro_rules! aead_item {
             #[inline(always)]
             fn view(&self) -> (&V::Nonce, &[u8], &[u8], &[u8; TAG_LEN]) {
                 self.item.view()
+            }
+            #[inline(always)]
+            fn nonce(&self) -> &V::Nonce {
+                &self.item.nonce
             }
             #[inline(always)]
             fn len(&self) -> usize {
@@ -391,7 +401,7 @@ fn item_words<V: AeadVariant>(
         .own_key()
         .or(key)
         .expect("a one-key burst passes its key; keyed items have their own");
-    let (nonce, ..) = item.view();
+    let nonce = item.nonce();
     <V as Sealed>::write_words(key, nonce.as_ref(), words);
 }
 
@@ -402,7 +412,7 @@ fn item_state<V: AeadVariant>(item: &impl AeadItem<V>, key: Option<&[u8; 32]>) -
         .own_key()
         .or(key)
         .expect("a one-key burst passes its key; keyed items have their own");
-    let (nonce, ..) = item.view();
+    let nonce = item.nonce();
     <V as Sealed>::state(key, nonce.as_ref())
 }
 
@@ -478,9 +488,10 @@ struct SealJobs<'k, 'g, V, I> {
     /// `GROUP` key blocks, one per item of the group.
     keys: *mut [u8; 64],
     next: usize,
-    /// Split: the message job of the item whose key block was handed out last, and its
-    /// state.
+    /// Split: the message job of the item whose key block was handed out last, the
+    /// item, and (unless it is cheaper to compute again) its state.
     message: Option<Job>,
+    pending: usize,
     words: [u32; 16],
     variant: core::marker::PhantomData<V>,
 }
@@ -489,7 +500,11 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for SealJobs<'_, '_, V, I> {
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
         if let Some(job) = self.message.take() {
-            *words = self.words;
+            if <V as Sealed>::CHEAP_WORDS {
+                item_words(&self.items[self.pending], self.key, words);
+            } else {
+                *words = self.words;
+            }
             return Some(job);
         }
         while self.next < self.items.len() {
@@ -514,7 +529,10 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for SealJobs<'_, '_, V, I> {
             if self.fused {
                 return Some(message);
             }
-            self.words = *words;
+            if !<V as Sealed>::CHEAP_WORDS {
+                self.words = *words;
+            }
+            self.pending = i;
             self.message = Some(Job {
                 counter: 1,
                 key: core::ptr::null_mut(),
@@ -563,6 +581,7 @@ fn seal_items<V: AeadVariant>(
             keys: keys.as_mut_ptr(),
             next: 0,
             message: None,
+            pending: 0,
             words: [0; 16],
             variant: core::marker::PhantomData,
         };
@@ -626,7 +645,8 @@ fn mac_tags<V: AeadVariant>(
 }
 
 /// The key-block jobs of an opening group (block 0 of each item through the lanes,
-/// into its row of `keys`), keeping each item's state for the message pass.
+/// into its row of `keys`), keeping each item's state for the message pass where
+/// computing it again costs more ([`Sealed::CHEAP_WORDS`]).
 struct KeyJobs<'k, 'g, V, I> {
     items: &'g [I],
     key: Option<&'k [u8; 32]>,
@@ -648,7 +668,9 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
                 continue;
             }
             item_words(item, self.key, words);
-            self.states[i] = *words;
+            if !<V as Sealed>::CHEAP_WORDS {
+                self.states[i] = *words;
+            }
             // SAFETY: `i < GROUP`: within `keys`.
             let key = unsafe { self.keys.add(i) }.cast::<u8>();
             return Some(Job {
@@ -664,9 +686,11 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
 }
 
 /// The message jobs of an opening group: each item through the lanes whose tag
-/// matched, from block 1, under the state the key pass kept.
-struct MessageJobs<'g, V, I> {
+/// matched, from block 1, under its state (computed again, or the one the key pass
+/// kept where that is cheaper: [`Sealed::CHEAP_WORDS`]).
+struct MessageJobs<'k, 'g, V, I> {
     items: &'g mut [I],
+    key: Option<&'k [u8; 32]>,
     limit: usize,
     verdicts: &'g [Result<(), Error>],
     states: &'g [[u32; 16]; GROUP],
@@ -674,7 +698,7 @@ struct MessageJobs<'g, V, I> {
     variant: core::marker::PhantomData<V>,
 }
 
-impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, V, I> {
+impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, '_, V, I> {
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
         while self.next < self.items.len() {
@@ -685,7 +709,11 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, V, I> {
             if !in_lanes(self.limit, item.len()) || self.verdicts[i].is_err() {
                 continue;
             }
-            *words = self.states[i];
+            if <V as Sealed>::CHEAP_WORDS {
+                item_words(&*item, self.key, words);
+            } else {
+                *words = self.states[i];
+            }
             let buf = item.parts().2;
             let ptr = buf.as_mut_ptr();
             return Some(Job {
@@ -769,6 +797,7 @@ fn open_items<V: AeadVariant>(
         // Then the messages that authenticated, from block 1.
         let mut jobs = MessageJobs {
             items: &mut *group,
+            key,
             limit,
             verdicts: &*verdicts,
             states: &*states,

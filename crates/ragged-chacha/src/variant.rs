@@ -35,6 +35,12 @@ pub(crate) mod sealed {
         fn write_words(key: &[u8; 32], nonce: &[u8], words: &mut [u32; 16]) {
             *words = Self::state(key, nonce).words;
         }
+
+        /// Whether [`Sealed::write_words`] is cheaper than copying the words out of
+        /// another lane's row just written (a copy that waits for those stores): true
+        /// where the words are the key and nonce as they are, false where a subkey is
+        /// derived (XChaCha's HChaCha).
+        const CHEAP_WORDS: bool = true;
     }
 }
 
@@ -91,6 +97,8 @@ impl<const R: u32> sealed::Sealed for Legacy<R> {
     }
 }
 impl<const R: u32> sealed::Sealed for XChaCha<R> {
+    const CHEAP_WORDS: bool = false;
+
     fn state(key: &[u8; 32], nonce: &[u8]) -> State {
         let mut prefix = [0u8; 16];
         prefix.copy_from_slice(&nonce[..16]);
