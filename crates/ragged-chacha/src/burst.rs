@@ -427,10 +427,12 @@ struct KeyBlocks([[u8; 64]; GROUP]);
 struct States([[u32; 16]; GROUP]);
 
 /// Items an AEAD burst takes at a time: their one-time key blocks (and, opening, their
-/// states) live on the stack for the group, from the keystream pass to the MAC. Lanes
-/// are refilled across the items of a group; only the group's last blocks run with
-/// lanes idle.
-const GROUP: usize = 32;
+/// states) live on the stack for the group, from the keystream pass to the MAC (about
+/// 13 KiB with the MAC's job lists; the large arrays are not initialised, so a small
+/// burst does not pay for them). Lanes are refilled across the items of a group, and
+/// the MAC's sets form within it: 64 rather than 32 keeps an IMIX burst of 48 in one
+/// group (measured in the commit that set it; figures in `docs/tuning.md`).
+const GROUP: usize = 64;
 
 /// The lanes' and the single path's costs for AEAD items (see [`lane_limit`]): items of
 /// up to 24 blocks (1536 bytes; longer ones seal faster alone); the key block is a job
@@ -571,14 +573,16 @@ fn seal_items<V: AeadVariant>(
             .iter()
             .filter(|item| in_lanes(limit, item.len()))
             .count();
-        let mut keys = KeyBlocks([[0u8; 64]; GROUP]);
-        let keys = &mut keys.0;
+        // Not initialised: the kernel writes the key block of every lane item, and
+        // only those are read (and wiped).
+        let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
+        let keys = keys.as_mut_ptr().cast::<[u8; 64]>();
         let mut jobs = SealJobs {
             items: &mut *group,
             key,
             limit,
             fused: lanes >= route.backend().lane_width(),
-            keys: keys.as_mut_ptr(),
+            keys,
             next: 0,
             message: None,
             pending: 0,
@@ -591,8 +595,11 @@ fn seal_items<V: AeadVariant>(
         unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
         drop(jobs);
         let mut tags = [[0u8; TAG_LEN]; GROUP];
-        mac_tags(mac_route, group, limit, keys, &mut tags);
-        keys[..group.len()].iter_mut().for_each(wipe);
+        // SAFETY: the kernel wrote the key block of every item in the lanes.
+        unsafe {
+            mac_tags(mac_route, group, limit, keys, &mut tags);
+            wipe_keys(group, limit, keys);
+        }
         for (item, computed) in group.iter_mut().zip(&tags) {
             if in_lanes(limit, item.len()) {
                 *item.parts().3 = *computed;
@@ -609,11 +616,14 @@ fn seal_items<V: AeadVariant>(
 /// The AEAD tag of every item of `group` that goes through the lanes into its row of
 /// `tags`, from its key block (its row of `keys`): all of them together on
 /// `mac_route`'s backend, one message a vector lane where it has lanes.
-fn mac_tags<V: AeadVariant>(
+///
+/// # Safety
+/// `keys` points at `GROUP` rows, of which those of the items in the lanes are written.
+unsafe fn mac_tags<V: AeadVariant>(
     mac_route: MacRoute,
     group: &[impl AeadItem<V>],
     limit: usize,
-    keys: &[[u8; 64]; GROUP],
+    keys: *const [u8; 64],
     tags: &mut [[u8; TAG_LEN]; GROUP],
 ) {
     const NONE: MacJob<'static> = MacJob {
@@ -624,8 +634,10 @@ fn mac_tags<V: AeadVariant>(
     let mut jobs = [NONE; GROUP];
     let mut rows = [0usize; GROUP];
     let mut n = 0;
-    for (i, (item, key)) in group.iter().zip(keys).enumerate() {
+    for (i, item) in group.iter().enumerate() {
         if in_lanes(limit, item.len()) {
+            // SAFETY: an item in the lanes: its row is written (the caller's).
+            let key = unsafe { &*keys.add(i) };
             let (_, aad, ciphertext, _) = item.view();
             jobs[n] = MacJob {
                 key,
@@ -644,6 +656,19 @@ fn mac_tags<V: AeadVariant>(
     out[..n].iter_mut().for_each(wipe);
 }
 
+/// Wipes the key blocks of `group`'s items in the lanes.
+///
+/// # Safety
+/// As for [`mac_tags`], writable.
+unsafe fn wipe_keys<V: AeadVariant>(group: &[impl AeadItem<V>], limit: usize, keys: *mut [u8; 64]) {
+    for (i, item) in group.iter().enumerate() {
+        if in_lanes(limit, item.len()) {
+            // SAFETY: a written row (the caller's).
+            wipe(unsafe { &mut *keys.add(i) });
+        }
+    }
+}
+
 /// The key-block jobs of an opening group (block 0 of each item through the lanes,
 /// into its row of `keys`), keeping each item's state for the message pass where
 /// computing it again costs more ([`Sealed::CHEAP_WORDS`]).
@@ -652,7 +677,8 @@ struct KeyJobs<'k, 'g, V, I> {
     key: Option<&'k [u8; 32]>,
     limit: usize,
     keys: *mut [u8; 64],
-    states: &'g mut [[u32; 16]; GROUP],
+    /// `GROUP` rows (not initialised), written for the items in the lanes.
+    states: *mut [u32; 16],
     next: usize,
     variant: core::marker::PhantomData<V>,
 }
@@ -669,7 +695,8 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
             }
             item_words(item, self.key, words);
             if !<V as Sealed>::CHEAP_WORDS {
-                self.states[i] = *words;
+                // SAFETY: `i < GROUP`: within `states`.
+                unsafe { self.states.add(i).write(*words) };
             }
             // SAFETY: `i < GROUP`: within `keys`.
             let key = unsafe { self.keys.add(i) }.cast::<u8>();
@@ -693,7 +720,9 @@ struct MessageJobs<'k, 'g, V, I> {
     key: Option<&'k [u8; 32]>,
     limit: usize,
     verdicts: &'g [Result<(), Error>],
-    states: &'g [[u32; 16]; GROUP],
+    /// The key pass's `states` (its rows of the items in the lanes written, where
+    /// kept).
+    states: *const [u32; 16],
     next: usize,
     variant: core::marker::PhantomData<V>,
 }
@@ -712,7 +741,8 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, '_, V, I> {
             if <V as Sealed>::CHEAP_WORDS {
                 item_words(&*item, self.key, words);
             } else {
-                *words = self.states[i];
+                // SAFETY: `i < GROUP`; an item in the lanes: the key pass wrote its row.
+                *words = unsafe { self.states.add(i).read() };
             }
             let buf = item.parts().2;
             let ptr = buf.as_mut_ptr();
@@ -757,17 +787,19 @@ fn open_items<V: AeadVariant>(
             }
             continue;
         };
-        let mut states = States([[0u32; 16]; GROUP]);
-        let states = &mut states.0;
+        // Neither initialised: the passes write the rows of the items in the lanes,
+        // and only those are read (and wiped).
+        let mut states = core::mem::MaybeUninit::<States>::uninit();
+        let states = states.as_mut_ptr().cast::<[u32; 16]>();
         // The key blocks first (block 0 of each item), all in one burst.
-        let mut keys = KeyBlocks([[0u8; 64]; GROUP]);
-        let keys = &mut keys.0;
+        let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
+        let keys = keys.as_mut_ptr().cast::<[u8; 64]>();
         let mut jobs = KeyJobs {
             items: &*group,
             key,
             limit,
-            keys: keys.as_mut_ptr(),
-            states: &mut *states,
+            keys,
+            states,
             next: 0,
             variant: core::marker::PhantomData,
         };
@@ -776,8 +808,11 @@ fn open_items<V: AeadVariant>(
         unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
         // Each item's tag over its ciphertext; a mismatch zeroes the item.
         let mut tags = [[0u8; TAG_LEN]; GROUP];
-        mac_tags(mac_route, group, limit, keys, &mut tags);
-        keys[..group.len()].iter_mut().for_each(wipe);
+        // SAFETY: the kernel wrote the key block of every item in the lanes.
+        unsafe {
+            mac_tags(mac_route, group, limit, keys, &mut tags);
+            wipe_keys(group, limit, keys);
+        }
         let each = group.iter_mut().zip(&tags);
         for ((item, expected), verdict) in each.zip(verdicts.iter_mut()) {
             if in_lanes(limit, item.len()) {
@@ -800,7 +835,7 @@ fn open_items<V: AeadVariant>(
             key,
             limit,
             verdicts: &*verdicts,
-            states: &*states,
+            states,
             next: 0,
             variant: core::marker::PhantomData,
         };
@@ -808,7 +843,14 @@ fn open_items<V: AeadVariant>(
         // buffer, all disjoint; the length check keeps every message within blocks
         // 1..2^32.
         unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
-        wipe(states);
+        if !<V as Sealed>::CHEAP_WORDS {
+            for (i, item) in group.iter().enumerate() {
+                if in_lanes(limit, item.len()) {
+                    // SAFETY: a row the key pass wrote.
+                    wipe(unsafe { &mut *states.add(i) });
+                }
+            }
+        }
     }
     all
 }
