@@ -253,7 +253,7 @@ struct Row {
 fn table(core: Core) -> Row {
     match core {
         Core::Zen4 => Row {
-            chacha: Some((Backend::Avx512, Backend::Avx2, 129, 193)),
+            chacha: Some((Backend::Avx512, Backend::Avx2, 129, 320)),
             mac: None,
         },
         Core::Zen5 => Row {
