@@ -10,7 +10,7 @@
 //! | x86-64 SSE2 | – | – | – | yes | yes | – |
 //! | x86-64 SSSE3 | yes | – | – | yes | yes | – |
 //! | x86-64 AVX2 | yes | yes | yes | yes | yes | – |
-//! | x86-64 AVX-512 | – | yes | – | – | – | yes |
+//! | x86-64 AVX-512 | – | yes | – | – | – | yes (nine blocks: two sets and a scalar block) |
 //! | aarch64 NEON | – | – | – | – | – | – |
 //!
 //! 32-bit Arm NEON runs its own `asm!` round loops (`arm/asm.rs`) and has no
@@ -63,6 +63,13 @@ pub(crate) trait Schedule {
     // Only the row form (x86-64 and aarch64) reads it.
     #[cfg_attr(not(lane_simd), allow(dead_code))]
     const FUSE_REMAINDER: bool = false;
+    /// Whether a fused remainder ([`Schedule::FUSE_REMAINDER`]) of one block more than
+    /// two row sets computes that block in the general-purpose registers beside the
+    /// two sets rather than as a third set (a third set's rows do not fit the vector
+    /// registers beside the vertical batch's).
+    // Only the fused batch (x86-64 and aarch64) reads it.
+    #[cfg_attr(not(lane_simd), allow(dead_code))]
+    const FUSED_SCALAR_BLOCK: bool = false;
 }
 
 /// The portable kernel: one block at a time, nothing to schedule.
@@ -124,6 +131,8 @@ mod x86_64 {
         const STORE_ORDER: [usize; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
         // Thirty-two registers hold the sixteen rows and three row sets (563a0a6).
         const FUSE_REMAINDER: bool = true;
+        // Two sets and a scalar block for nine blocks of remainder, not three sets.
+        const FUSED_SCALAR_BLOCK: bool = true;
         // As for AVX2: the integer units idle beside the vector rounds (docs/tuning.md,
         // "ChaCha backends").
         const NINTH_BLOCK: bool = true;

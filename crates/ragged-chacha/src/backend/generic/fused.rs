@@ -8,7 +8,8 @@
 //! ```text
 //! fused_batch(len = vertical + rest):
 //!     x = initial(counter)                    the vertical batch, W::BLOCKS lanes
-//!     sets = RowSets(counter + W::BLOCKS)     the rest, 1..=3 row sets
+//!     sets = RowSets(counter + W::BLOCKS)     the rest, 1..=3 row sets (or two
+//!                                             sets and a scalar block)
 //!     each double round: a vertical round, then a step of the sets (RowsBeside)
 //!     write the vertical keystream, then the sets' keystream after it
 //! ```
@@ -16,6 +17,7 @@
 use super::lanes::{Lanes, Rows};
 use super::rounds::{BatchExtras, Beside};
 use super::rows::{MAX_ROW_SETS, RowSets, write_rows};
+use super::scalar::ScalarBlock;
 use super::vertical::{keystream_vectors, split_key_block, xor_full_batch, xor_vectors};
 use crate::state::State;
 
@@ -27,14 +29,19 @@ pub(super) const fn max_fused_blocks<H: Rows>() -> usize {
 
 /// Extras that run row sets beside a vertical batch's rounds, one step of theirs
 /// between each pair of the batch's vector quarter rounds (after each of its rounds
-/// where it parks no rows), and pass everything else on to the batch's own `inner`
+/// where it parks no rows), with `SCALAR` one block more in the general-purpose
+/// registers beside them, and pass everything else on to the batch's own `inner`
 /// extras (the AEAD's key block).
-struct RowsBeside<'e, R: Rows, const SETS: usize, E: BatchExtras> {
+struct RowsBeside<'e, R: Rows, const SETS: usize, const SCALAR: bool, E: BatchExtras> {
     sets: RowSets<R, SETS>,
+    /// The block after the sets' (used with `SCALAR` only).
+    scalar: ScalarBlock,
     inner: &'e mut E,
 }
 
-impl<R: Rows, const SETS: usize, E: BatchExtras> BatchExtras for RowsBeside<'_, R, SETS, E> {
+impl<R: Rows, const SETS: usize, const SCALAR: bool, E: BatchExtras> BatchExtras
+    for RowsBeside<'_, R, SETS, SCALAR, E>
+{
     const KEY_BLOCK: bool = E::KEY_BLOCK;
 
     const BESIDE: Beside = match E::BESIDE {
@@ -60,6 +67,9 @@ impl<R: Rows, const SETS: usize, E: BatchExtras> BatchExtras for RowsBeside<'_, 
     #[inline(always)]
     fn between_pairs(&mut self, pair: usize) {
         self.inner.between_pairs(pair);
+        if SCALAR {
+            self.scalar.between_pairs(pair);
+        }
         // SAFETY: a `RowsBeside` is only built by `fused_sets`, whose caller
         // guarantees R's features.
         unsafe { self.sets.step(pair) };
@@ -68,12 +78,14 @@ impl<R: Rows, const SETS: usize, E: BatchExtras> BatchExtras for RowsBeside<'_, 
 
 /// A full batch of `W` and a remainder of `len - vertical` bytes (`vertical` the
 /// batch's message bytes: `64 * W::BLOCKS`, one block less with a key block) in
-/// `SETS` row sets of `H` beside it, from block `counter`.
+/// `SETS` row sets of `H` beside it, from block `counter`, and with `SCALAR` a block
+/// after the sets' in the general-purpose registers.
 ///
 /// # Safety
-/// As for [`fused_batch`], with `len - vertical <= 64 * SETS * H::ROW_BLOCKS`.
+/// As for [`fused_batch`], with `len - vertical <= 64 * (SETS * H::ROW_BLOCKS +
+/// SCALAR)`.
 #[inline(always)]
-unsafe fn fused_sets<W: Lanes, H: Rows, const SETS: usize, E: BatchExtras>(
+unsafe fn fused_sets<W: Lanes, H: Rows, const SETS: usize, const SCALAR: bool, E: BatchExtras>(
     state: &State,
     counter: u64,
     input: *const u8,
@@ -88,8 +100,10 @@ unsafe fn fused_sets<W: Lanes, H: Rows, const SETS: usize, E: BatchExtras>(
     // before them in the same message; the key block (if any) goes to `extras`.
     unsafe {
         let rest_counter = counter.wrapping_add(W::BLOCKS as u64);
-        let mut beside = RowsBeside {
-            sets: RowSets::<H, SETS>::new(state, rest_counter),
+        let last = rest_counter.wrapping_add((SETS * H::ROW_BLOCKS) as u64);
+        let mut beside = RowsBeside::<H, SETS, SCALAR, E> {
+            sets: RowSets::new(state, rest_counter),
+            scalar: ScalarBlock::new(state, last),
             inner: extras,
         };
         let mut ks = keystream_vectors::<W>(state, counter, &mut beside);
@@ -98,15 +112,27 @@ unsafe fn fused_sets<W: Lanes, H: Rows, const SETS: usize, E: BatchExtras>(
         } else {
             xor_full_batch(&ks, input, output);
         }
-        let rest = beside.sets.keystream();
+        let mut rest = beside.sets.keystream();
+        let per_block = 64 / H::BYTES;
+        if SCALAR {
+            let words = beside.scalar.keystream(state, last);
+            for v in 0..per_block {
+                rest[4 * SETS + v] = H::block_vector(&words, v);
+            }
+        }
+        let vectors = 4 * SETS + if SCALAR { per_block } else { 0 };
         let (i, o) = (input.add(vertical), output.add(vertical));
-        write_rows(&rest, 4 * SETS, i, o, len - vertical, before + vertical);
+        write_rows(&rest, vectors, i, o, len - vertical, before + vertical);
     }
 }
 
 /// One full vertical batch of `W` and the remainder after it, `0 < len - vertical <=
 /// 64 * max_fused_blocks::<H>()` bytes (`vertical` as for [`fused_sets`]), in as few
-/// row sets of `H` as hold it, run in the batch's round loop.
+/// row sets of `H` as hold it, run in the batch's round loop; where the schedule says
+/// so ([`Schedule::FUSED_SCALAR_BLOCK`]), a remainder of one block more than two sets
+/// as two sets and a scalar block rather than a third set.
+///
+/// [`Schedule::FUSED_SCALAR_BLOCK`]: crate::backend::schedule::Schedule::FUSED_SCALAR_BLOCK
 ///
 /// # Safety
 /// As for [`batch`](super::vertical::batch) with `W` and `H`: the CPU has their
@@ -127,11 +153,16 @@ pub(super) unsafe fn fused_batch<W: Lanes, H: Rows, E: BatchExtras>(
     // SAFETY: forwarded; the sets chosen hold the remainder's blocks.
     unsafe {
         if rest_blocks <= H::ROW_BLOCKS {
-            fused_sets::<W, H, 1, E>(state, counter, input, output, len, before, extras);
+            fused_sets::<W, H, 1, false, E>(state, counter, input, output, len, before, extras);
         } else if rest_blocks <= 2 * H::ROW_BLOCKS {
-            fused_sets::<W, H, 2, E>(state, counter, input, output, len, before, extras);
+            fused_sets::<W, H, 2, false, E>(state, counter, input, output, len, before, extras);
+        } else if W::FUSED_SCALAR_BLOCK
+            && !matches!(E::BESIDE, Beside::Mac)
+            && rest_blocks == 2 * H::ROW_BLOCKS + 1
+        {
+            fused_sets::<W, H, 2, true, E>(state, counter, input, output, len, before, extras);
         } else {
-            fused_sets::<W, H, 3, E>(state, counter, input, output, len, before, extras);
+            fused_sets::<W, H, 3, false, E>(state, counter, input, output, len, before, extras);
         }
     }
 }
