@@ -6,9 +6,10 @@
 //! `count` equal packets (`1024+16`: 16 packets of 64 bytes) and `bytes-count` for an
 //! IMIX burst (`17008-48`); MB/s counts message bytes (no tags). The columns:
 //! `ragged` (the burst call), `ragged-looped` (ragged's single-message API in a loop
-//! over the same packets), and each peer in a loop (RustCrypto, ring, OpenSSL with the
-//! `openssl` feature; the peers as `aead.rs` calls them: keyed once). With
-//! `--backends`, the burst call per ragged backend.
+//! over the same packets), and each peer in a loop (RustCrypto, ring — AEADs only —,
+//! OpenSSL with the `openssl` feature, libsodium with `sodium`; the peers as `aead.rs`
+//! calls them: keyed once, libsodium taking the key every call). With `--backends`,
+//! the burst call per ragged backend.
 //!
 //! Each call seals every packet in place under a fresh nonce (the call's number and
 //! the packet's index) with empty AAD, its tag after it; opening, each call first
@@ -106,12 +107,15 @@ pub fn implementations(name: &'static str, selection: Selection) -> Vec<Box<dyn 
         }));
     }
     #[cfg(feature = "openssl")]
-    if name == "chacha20-poly1305-burst" {
-        list.push(Box::new(Column {
-            name,
-            who: Who::OpenSsl,
-        }));
-    }
+    list.push(Box::new(Column {
+        name,
+        who: Who::OpenSsl,
+    }));
+    #[cfg(feature = "sodium")]
+    list.push(Box::new(Column {
+        name,
+        who: Who::Sodium,
+    }));
     list
 }
 
@@ -126,6 +130,8 @@ enum Who {
     Ring,
     #[cfg(feature = "openssl")]
     OpenSsl,
+    #[cfg(feature = "sodium")]
+    Sodium,
 }
 
 struct Column {
@@ -143,6 +149,8 @@ impl Implementation for Column {
             Who::Ring => "ring".into(),
             #[cfg(feature = "openssl")]
             Who::OpenSsl => "openssl".into(),
+            #[cfg(feature = "sodium")]
+            Who::Sodium => "libsodium".into(),
         }
     }
 
@@ -189,14 +197,27 @@ impl Implementation for Column {
         }
         #[cfg(feature = "openssl")]
         if let Who::OpenSsl = self.who {
+            use openssl::cipher::Cipher;
             let mut ctx = openssl::cipher_ctx::CipherCtx::new().expect("an OpenSSL context");
-            ctx.encrypt_init(
-                Some(openssl::cipher::Cipher::chacha20_poly1305()),
-                Some(&KEY),
-                Some(&[0; 12]),
-            )
-            .expect("OpenSSL ChaCha20-Poly1305");
+            match runner.op {
+                Op::Seal => ctx.encrypt_init(
+                    Some(Cipher::chacha20_poly1305()),
+                    Some(&KEY),
+                    Some(&[0; 12]),
+                ),
+                Op::Open => ctx.decrypt_init(
+                    Some(Cipher::chacha20_poly1305()),
+                    Some(&KEY),
+                    Some(&[0; 12]),
+                ),
+                Op::Xor => ctx.encrypt_init(Some(Cipher::chacha20()), Some(&KEY), Some(&[0; 16])),
+            }
+            .expect("OpenSSL ChaCha20(-Poly1305) with a 32-byte key");
             runner.openssl = Some(ctx);
+        }
+        #[cfg(feature = "sodium")]
+        if let Who::Sodium = self.who {
+            super::sodium::init();
         }
         if runner.op == Op::Open {
             // Sealed once, by ragged's single calls, under the nonces of call
@@ -272,6 +293,83 @@ fn openssl_seal(
         "OpenSSL ChaCha20-Poly1305 failed"
     );
     tag
+}
+
+/// OpenSSL's open of `msg` in place under `nonce` with `tag` on a decryption context
+/// keyed once: the IV re-set, the expected tag set (`EVP_CTRL_AEAD_SET_TAG`, the value
+/// of `EVP_CTRL_GCM_SET_TAG`), one update, and the final call that checks the tag.
+/// Whether the tag matched.
+#[cfg(feature = "openssl")]
+fn openssl_open(
+    ctx: &openssl::cipher_ctx::CipherCtx,
+    nonce: &[u8; 12],
+    msg: &mut [u8],
+    tag: &[u8; 16],
+) -> bool {
+    use foreign_types::ForeignTypeRef;
+    let ctx = ctx.as_ptr();
+    let len = std::ffi::c_int::try_from(msg.len()).expect("a packet is short");
+    let buf = msg.as_mut_ptr();
+    let mut expected = *tag;
+    let (mut written, mut fin) = (0, 0);
+    let mut end = [0u8; 16];
+    // SAFETY: `ctx` is a live ChaCha20-Poly1305 decryption context with a key (set up
+    // in `prepare`); the IV reset reads the 12-byte nonce; SET_TAG reads 16 bytes from
+    // `expected`; the update writes `len` bytes in place over `msg`; a stream AEAD
+    // writes nothing at the end (into `end`, 16 bytes).
+    unsafe {
+        ffi::EVP_DecryptInit_ex(
+            ctx,
+            std::ptr::null(),
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            nonce.as_ptr(),
+        ) == 1
+            && ffi::EVP_CIPHER_CTX_ctrl(
+                ctx,
+                ffi::EVP_CTRL_GCM_SET_TAG,
+                16,
+                expected.as_mut_ptr().cast(),
+            ) == 1
+            && ffi::EVP_DecryptUpdate(ctx, buf, &mut written, buf, len) == 1
+            && written == len
+            && ffi::EVP_DecryptFinal_ex(ctx, end.as_mut_ptr(), &mut fin) == 1
+            && fin == 0
+    }
+}
+
+/// OpenSSL's ChaCha20 of `msg` in place from block `counter` under `nonce`, on a
+/// context keyed once: the IV (the counter, little-endian, then the nonce) re-set,
+/// then one update.
+#[cfg(feature = "openssl")]
+fn openssl_xor(
+    ctx: &openssl::cipher_ctx::CipherCtx,
+    nonce: &[u8; 12],
+    counter: u32,
+    msg: &mut [u8],
+) {
+    use foreign_types::ForeignTypeRef;
+    let ctx = ctx.as_ptr();
+    let len = std::ffi::c_int::try_from(msg.len()).expect("a packet is short");
+    let buf = msg.as_mut_ptr();
+    let mut iv = [0u8; 16];
+    iv[..4].copy_from_slice(&counter.to_le_bytes());
+    iv[4..].copy_from_slice(nonce);
+    let mut written = 0;
+    // SAFETY: `ctx` is a live ChaCha20 encryption context with a key (set up in
+    // `prepare`); the IV reset reads the 16-byte IV; a stream cipher writes exactly
+    // `len` bytes, here in place over `msg`.
+    let ok = unsafe {
+        ffi::EVP_EncryptInit_ex(
+            ctx,
+            std::ptr::null(),
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            iv.as_ptr(),
+        ) == 1
+            && ffi::EVP_EncryptUpdate(ctx, buf, &mut written, buf, len) == 1
+    };
+    assert!(ok && written == len, "OpenSSL ChaCha20 failed");
 }
 
 impl BurstRunner {
@@ -408,6 +506,18 @@ impl Runner for BurstRunner {
                         Who::OpenSsl => {
                             openssl_seal(self.openssl.as_ref().expect("prepared"), &nonce, msg)
                         }
+                        #[cfg(feature = "sodium")]
+                        Who::Sodium => {
+                            let mut t = [0u8; 16];
+                            super::sodium::seal(
+                                ragged_chacha::AeadKind::ChaCha20Poly1305,
+                                msg,
+                                &mut t,
+                                &nonce,
+                                &KEY,
+                            );
+                            t
+                        }
                         _ => self
                             .aead
                             .encrypt_in_place_detached(&nonce, b"", msg)
@@ -430,6 +540,18 @@ impl Runner for BurstRunner {
                                 &t.into(),
                             )
                             .is_ok(),
+                        #[cfg(feature = "openssl")]
+                        Who::OpenSsl => {
+                            openssl_open(self.openssl.as_ref().expect("prepared"), &nonce, msg, &t)
+                        }
+                        #[cfg(feature = "sodium")]
+                        Who::Sodium => super::sodium::open(
+                            ragged_chacha::AeadKind::ChaCha20Poly1305,
+                            msg,
+                            &t,
+                            &nonce,
+                            &KEY,
+                        ),
                         _ => self
                             .aead
                             .decrypt_in_place_detached(&nonce, b"", msg, &t)
@@ -447,6 +569,15 @@ impl Runner for BurstRunner {
                             c.seek(64 * i as u64);
                             c.apply_keystream(msg);
                         }
+                        #[cfg(feature = "openssl")]
+                        Who::OpenSsl => openssl_xor(
+                            self.openssl.as_ref().expect("prepared"),
+                            &nonce,
+                            i as u32,
+                            msg,
+                        ),
+                        #[cfg(feature = "sodium")]
+                        Who::Sodium => super::sodium::chacha20_xor_ic(msg, &nonce, i as u32, &KEY),
                         _ => ChaCha20::with_counter(&KEY, &nonce, i as u32).apply_keystream(msg),
                     }
                 }

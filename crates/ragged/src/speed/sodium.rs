@@ -32,6 +32,14 @@ unsafe extern "C" {
         n: *const c_uchar,
         k: *const c_uchar,
     ) -> c_int;
+    fn crypto_stream_chacha20_ietf_xor_ic(
+        c: *mut c_uchar,
+        m: *const c_uchar,
+        mlen: c_ulonglong,
+        n: *const c_uchar,
+        ic: u32,
+        k: *const c_uchar,
+    ) -> c_int;
     fn crypto_stream_xchacha20_xor(
         c: *mut c_uchar,
         m: *const c_uchar,
@@ -95,7 +103,7 @@ unsafe extern "C" {
 
 /// `sodium_init`, once per process: it picks libsodium's implementations for this CPU
 /// and must run before any other call.
-fn init() {
+pub fn init() {
     static INIT: OnceLock<c_int> = OnceLock::new();
     // SAFETY: no precondition; libsodium makes repeated calls safe, OnceLock makes one.
     let status = *INIT.get_or_init(|| unsafe { sodium_init() });
@@ -128,6 +136,18 @@ fn stream_xor(x: bool, buf: &mut [u8], nonce: &[u8], key: &[u8; 32]) {
     // SAFETY: `p` is valid for `buf.len()` bytes, read and written in place (allowed);
     // the nonce holds the length asserted above and the key 32 bytes.
     let status = unsafe { f(p, p, len(buf), nonce.as_ptr(), key.as_ptr()) };
+    assert_eq!(status, 0, "libsodium stream xor failed");
+}
+
+/// XORs the ChaCha20 (IETF) keystream from block `counter` into `buf`, in place.
+/// ([`init`] first.)
+pub fn chacha20_xor_ic(buf: &mut [u8], nonce: &[u8; 12], counter: u32, key: &[u8; 32]) {
+    let p = buf.as_mut_ptr();
+    // SAFETY: `p` is valid for `buf.len()` bytes, read and written in place (allowed);
+    // the nonce is 12 bytes and the key 32.
+    let status = unsafe {
+        crypto_stream_chacha20_ietf_xor_ic(p, p, len(buf), nonce.as_ptr(), counter, key.as_ptr())
+    };
     assert_eq!(status, 0, "libsodium stream xor failed");
 }
 
