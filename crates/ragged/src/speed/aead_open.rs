@@ -1,7 +1,7 @@
 //! `chacha20-poly1305-open`: opening a sealed message in place (decrypt and verify the
 //! tag), the receiving half of a packet's trip. Implementations: ragged (dispatched and
-//! per ChaCha backend), RustCrypto's `chacha20poly1305`, ring and libsodium (feature
-//! `sodium`).
+//! per ChaCha backend), RustCrypto's `chacha20poly1305`, ring, OpenSSL (feature
+//! `openssl`) and libsodium (feature `sodium`).
 //!
 //! Every implementation opens the same sealed message (ragged's seal under the
 //! benchmark key and one fixed nonce, empty AAD). Opening in place turns it into
@@ -30,6 +30,8 @@ pub fn open(selection: Selection) -> Vec<Box<dyn Implementation>> {
     }
     list.push(Box::new(Opener::RustCrypto));
     list.push(Box::new(Opener::Ring));
+    #[cfg(feature = "openssl")]
+    list.push(Box::new(Opener::OpenSsl));
     #[cfg(feature = "sodium")]
     list.push(Box::new(Opener::Sodium));
     list
@@ -44,6 +46,9 @@ enum Opener {
     RustCrypto,
     /// ring.
     Ring,
+    /// OpenSSL, on a decryption context keyed once.
+    #[cfg(feature = "openssl")]
+    OpenSsl,
     /// libsodium, which takes the key with every call (no key object).
     #[cfg(feature = "sodium")]
     Sodium,
@@ -56,6 +61,8 @@ impl Implementation for Opener {
             Opener::Ragged(Some(b)) => format!("ragged-{}", b.name()),
             Opener::RustCrypto => "rustcrypto".into(),
             Opener::Ring => "ring".into(),
+            #[cfg(feature = "openssl")]
+            Opener::OpenSsl => "openssl".into(),
             #[cfg(feature = "sodium")]
             Opener::Sodium => "libsodium".into(),
         }
@@ -93,6 +100,8 @@ impl Implementation for Opener {
                 ring::aead::UnboundKey::new(&ring::aead::CHACHA20_POLY1305, &KEY)
                     .expect("a 32-byte key"),
             )),
+            #[cfg(feature = "openssl")]
+            Opener::OpenSsl => Keyed::OpenSsl(super::openssl::context(super::openssl::Use::Open)),
             #[cfg(feature = "sodium")]
             Opener::Sodium => Keyed::Sodium,
         };
@@ -113,6 +122,8 @@ enum Keyed {
     Ragged(ChaCha20Poly1305),
     RustCrypto(chacha20poly1305::ChaCha20Poly1305),
     Ring(ring::aead::LessSafeKey),
+    #[cfg(feature = "openssl")]
+    OpenSsl(openssl::cipher_ctx::CipherCtx),
     #[cfg(feature = "sodium")]
     Sodium,
 }
@@ -150,6 +161,10 @@ impl Runner for OpenRunner {
                     black_box(&mut self.buf[..]),
                 )
                 .is_ok(),
+            #[cfg(feature = "openssl")]
+            Keyed::OpenSsl(ctx) => {
+                super::openssl::open(ctx, black_box(&NONCE), black_box(msg), tag)
+            }
             #[cfg(feature = "sodium")]
             Keyed::Sodium => super::sodium::open(
                 ragged_chacha::AeadKind::ChaCha20Poly1305,

@@ -197,23 +197,12 @@ impl Implementation for Column {
         }
         #[cfg(feature = "openssl")]
         if let Who::OpenSsl = self.who {
-            use openssl::cipher::Cipher;
-            let mut ctx = openssl::cipher_ctx::CipherCtx::new().expect("an OpenSSL context");
-            match runner.op {
-                Op::Seal => ctx.encrypt_init(
-                    Some(Cipher::chacha20_poly1305()),
-                    Some(&KEY),
-                    Some(&[0; 12]),
-                ),
-                Op::Open => ctx.decrypt_init(
-                    Some(Cipher::chacha20_poly1305()),
-                    Some(&KEY),
-                    Some(&[0; 12]),
-                ),
-                Op::Xor => ctx.encrypt_init(Some(Cipher::chacha20()), Some(&KEY), Some(&[0; 16])),
-            }
-            .expect("OpenSSL ChaCha20(-Poly1305) with a 32-byte key");
-            runner.openssl = Some(ctx);
+            use super::openssl::{Use, context};
+            runner.openssl = Some(context(match runner.op {
+                Op::Seal => Use::Seal,
+                Op::Open => Use::Open,
+                Op::Xor => Use::Keystream,
+            }));
         }
         #[cfg(feature = "sodium")]
         if let Who::Sodium = self.who {
@@ -254,122 +243,6 @@ struct BurstRunner {
     ring: ring::aead::LessSafeKey,
     #[cfg(feature = "openssl")]
     openssl: Option<openssl::cipher_ctx::CipherCtx>,
-}
-
-/// OpenSSL's seal of `msg` in place under `nonce` on a context keyed once: only the
-/// IV re-set per packet, through `openssl-sys`, as `openssl.rs` calls it
-/// (`EVP_CTRL_GCM_GET_TAG` is the value of `EVP_CTRL_AEAD_GET_TAG`).
-#[cfg(feature = "openssl")]
-fn openssl_seal(
-    ctx: &openssl::cipher_ctx::CipherCtx,
-    nonce: &[u8; 12],
-    msg: &mut [u8],
-) -> [u8; 16] {
-    use foreign_types::ForeignTypeRef;
-    let ctx = ctx.as_ptr();
-    let len = std::ffi::c_int::try_from(msg.len()).expect("a packet is short");
-    let buf = msg.as_mut_ptr();
-    let mut tag = [0u8; 16];
-    let (mut written, mut fin) = (0, 0);
-    // SAFETY: `ctx` is a live ChaCha20-Poly1305 encryption context with a key (set up
-    // in `prepare`); the IV reset reads the 12-byte nonce; the update writes `len`
-    // bytes in place over `msg`; a stream AEAD writes nothing at the end (into `tag`,
-    // 16 bytes); GET_TAG copies 16 bytes into `tag`.
-    let ok = unsafe {
-        ffi::EVP_EncryptInit_ex(
-            ctx,
-            std::ptr::null(),
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            nonce.as_ptr(),
-        ) == 1
-            && ffi::EVP_EncryptUpdate(ctx, buf, &mut written, buf, len) == 1
-            && ffi::EVP_EncryptFinal_ex(ctx, tag.as_mut_ptr(), &mut fin) == 1
-            && ffi::EVP_CIPHER_CTX_ctrl(ctx, ffi::EVP_CTRL_GCM_GET_TAG, 16, tag.as_mut_ptr().cast())
-                == 1
-    };
-    assert!(
-        ok && written == len && fin == 0,
-        "OpenSSL ChaCha20-Poly1305 failed"
-    );
-    tag
-}
-
-/// OpenSSL's open of `msg` in place under `nonce` with `tag` on a decryption context
-/// keyed once: the IV re-set, the expected tag set (`EVP_CTRL_AEAD_SET_TAG`, the value
-/// of `EVP_CTRL_GCM_SET_TAG`), one update, and the final call that checks the tag.
-/// Whether the tag matched.
-#[cfg(feature = "openssl")]
-fn openssl_open(
-    ctx: &openssl::cipher_ctx::CipherCtx,
-    nonce: &[u8; 12],
-    msg: &mut [u8],
-    tag: &[u8; 16],
-) -> bool {
-    use foreign_types::ForeignTypeRef;
-    let ctx = ctx.as_ptr();
-    let len = std::ffi::c_int::try_from(msg.len()).expect("a packet is short");
-    let buf = msg.as_mut_ptr();
-    let mut expected = *tag;
-    let (mut written, mut fin) = (0, 0);
-    let mut end = [0u8; 16];
-    // SAFETY: `ctx` is a live ChaCha20-Poly1305 decryption context with a key (set up
-    // in `prepare`); the IV reset reads the 12-byte nonce; SET_TAG reads 16 bytes from
-    // `expected`; the update writes `len` bytes in place over `msg`; a stream AEAD
-    // writes nothing at the end (into `end`, 16 bytes).
-    unsafe {
-        ffi::EVP_DecryptInit_ex(
-            ctx,
-            std::ptr::null(),
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            nonce.as_ptr(),
-        ) == 1
-            && ffi::EVP_CIPHER_CTX_ctrl(
-                ctx,
-                ffi::EVP_CTRL_GCM_SET_TAG,
-                16,
-                expected.as_mut_ptr().cast(),
-            ) == 1
-            && ffi::EVP_DecryptUpdate(ctx, buf, &mut written, buf, len) == 1
-            && written == len
-            && ffi::EVP_DecryptFinal_ex(ctx, end.as_mut_ptr(), &mut fin) == 1
-            && fin == 0
-    }
-}
-
-/// OpenSSL's ChaCha20 of `msg` in place from block `counter` under `nonce`, on a
-/// context keyed once: the IV (the counter, little-endian, then the nonce) re-set,
-/// then one update.
-#[cfg(feature = "openssl")]
-fn openssl_xor(
-    ctx: &openssl::cipher_ctx::CipherCtx,
-    nonce: &[u8; 12],
-    counter: u32,
-    msg: &mut [u8],
-) {
-    use foreign_types::ForeignTypeRef;
-    let ctx = ctx.as_ptr();
-    let len = std::ffi::c_int::try_from(msg.len()).expect("a packet is short");
-    let buf = msg.as_mut_ptr();
-    let mut iv = [0u8; 16];
-    iv[..4].copy_from_slice(&counter.to_le_bytes());
-    iv[4..].copy_from_slice(nonce);
-    let mut written = 0;
-    // SAFETY: `ctx` is a live ChaCha20 encryption context with a key (set up in
-    // `prepare`); the IV reset reads the 16-byte IV; a stream cipher writes exactly
-    // `len` bytes, here in place over `msg`.
-    let ok = unsafe {
-        ffi::EVP_EncryptInit_ex(
-            ctx,
-            std::ptr::null(),
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            iv.as_ptr(),
-        ) == 1
-            && ffi::EVP_EncryptUpdate(ctx, buf, &mut written, buf, len) == 1
-    };
-    assert!(ok && written == len, "OpenSSL ChaCha20 failed");
 }
 
 impl BurstRunner {
@@ -503,9 +376,11 @@ impl Runner for BurstRunner {
                             .try_into()
                             .expect("16 bytes"),
                         #[cfg(feature = "openssl")]
-                        Who::OpenSsl => {
-                            openssl_seal(self.openssl.as_ref().expect("prepared"), &nonce, msg)
-                        }
+                        Who::OpenSsl => super::openssl::seal(
+                            self.openssl.as_ref().expect("prepared"),
+                            &nonce,
+                            msg,
+                        ),
                         #[cfg(feature = "sodium")]
                         Who::Sodium => {
                             let mut t = [0u8; 16];
@@ -541,9 +416,12 @@ impl Runner for BurstRunner {
                             )
                             .is_ok(),
                         #[cfg(feature = "openssl")]
-                        Who::OpenSsl => {
-                            openssl_open(self.openssl.as_ref().expect("prepared"), &nonce, msg, &t)
-                        }
+                        Who::OpenSsl => super::openssl::open(
+                            self.openssl.as_ref().expect("prepared"),
+                            &nonce,
+                            msg,
+                            &t,
+                        ),
                         #[cfg(feature = "sodium")]
                         Who::Sodium => super::sodium::open(
                             ragged_chacha::AeadKind::ChaCha20Poly1305,
@@ -570,12 +448,12 @@ impl Runner for BurstRunner {
                             c.apply_keystream(msg);
                         }
                         #[cfg(feature = "openssl")]
-                        Who::OpenSsl => openssl_xor(
-                            self.openssl.as_ref().expect("prepared"),
-                            &nonce,
-                            i as u32,
-                            msg,
-                        ),
+                        Who::OpenSsl => {
+                            let mut iv = [0u8; 16];
+                            iv[..4].copy_from_slice(&(i as u32).to_le_bytes());
+                            iv[4..].copy_from_slice(&nonce);
+                            super::openssl::xor(self.openssl.as_ref().expect("prepared"), &iv, msg)
+                        }
                         #[cfg(feature = "sodium")]
                         Who::Sodium => super::sodium::chacha20_xor_ic(msg, &nonce, i as u32, &KEY),
                         _ => ChaCha20::with_counter(&KEY, &nonce, i as u32).apply_keystream(msg),

@@ -32,24 +32,134 @@ impl Implementation for ChaCha20 {
     }
 
     fn prepare(&self, case: Case) -> Box<dyn Runner> {
-        let mut ctx = CipherCtx::new().expect("an OpenSSL cipher context");
-        ctx.encrypt_init(Some(Cipher::chacha20()), Some(&KEY), Some(&[0; 16]))
-            .expect("OpenSSL ChaCha20 with a 32-byte key and a 16-byte IV");
-        let len = c_int::try_from(case.size).expect("OpenSSL takes at most 2^31 - 1 bytes a call");
         Box::new(ChaCha20Runner {
-            ctx,
+            ctx: context(Use::Keystream),
             buf: Buffer::message(case),
-            len,
             iv: [0; 16],
             n: 0,
         })
     }
 }
 
+/// What a context is keyed for.
+#[derive(Clone, Copy)]
+pub enum Use {
+    /// ChaCha20 (`xor`).
+    Keystream,
+    /// ChaCha20-Poly1305 encryption (`seal`).
+    Seal,
+    /// ChaCha20-Poly1305 decryption (`open`).
+    Open,
+}
+
+/// A cipher context keyed once with the benchmark key for `what`; each message then
+/// only re-sets its IV or nonce.
+pub fn context(what: Use) -> CipherCtx {
+    let mut ctx = CipherCtx::new().expect("an OpenSSL cipher context");
+    match what {
+        Use::Keystream => ctx.encrypt_init(Some(Cipher::chacha20()), Some(&KEY), Some(&[0; 16])),
+        Use::Seal => ctx.encrypt_init(
+            Some(Cipher::chacha20_poly1305()),
+            Some(&KEY),
+            Some(&[0; 12]),
+        ),
+        Use::Open => ctx.decrypt_init(
+            Some(Cipher::chacha20_poly1305()),
+            Some(&KEY),
+            Some(&[0; 12]),
+        ),
+    }
+    .expect("OpenSSL ChaCha20 (-Poly1305) with a 32-byte key");
+    ctx
+}
+
+/// A message's length as OpenSSL takes it.
+fn c_len(msg: &[u8]) -> c_int {
+    c_int::try_from(msg.len()).expect("OpenSSL takes at most 2^31 - 1 bytes a call")
+}
+
+/// XORs the ChaCha20 keystream into `msg` in place on a [`Use::Keystream`] context:
+/// the IV (the 32-bit little-endian block counter, then the RFC 8439 nonce) re-set,
+/// then one update.
+pub fn xor(ctx: &CipherCtx, iv: &[u8; 16], msg: &mut [u8]) {
+    let (ctx, len, buf) = (ctx.as_ptr(), c_len(msg), msg.as_mut_ptr());
+    let mut written: c_int = 0;
+    // SAFETY: `ctx` is a live ChaCha20 encryption context with a key (`context`); with
+    // no cipher and no key, `EVP_EncryptInit_ex` only reads the 16-byte IV; a stream
+    // cipher writes exactly `len` bytes, here in place over `msg` (OpenSSL allows it).
+    let ok = unsafe {
+        ffi::EVP_EncryptInit_ex(ctx, ptr::null(), ptr::null_mut(), ptr::null(), iv.as_ptr()) == 1
+            && ffi::EVP_EncryptUpdate(ctx, buf, &mut written, buf, len) == 1
+    };
+    assert!(ok && written == len, "OpenSSL ChaCha20 failed");
+}
+
+/// Seals `msg` in place under `nonce` on a [`Use::Seal`] context (no AAD): the nonce
+/// re-set (which also restarts the MAC), one update, the final call (which writes
+/// nothing for a stream AEAD) and the tag through `EVP_CTRL_AEAD_GET_TAG`.
+pub fn seal(ctx: &CipherCtx, nonce: &[u8; 12], msg: &mut [u8]) -> [u8; 16] {
+    let (ctx, len, buf) = (ctx.as_ptr(), c_len(msg), msg.as_mut_ptr());
+    let (mut written, mut fin): (c_int, c_int) = (0, 0);
+    let mut tag = [0u8; 16];
+    // SAFETY: `ctx` is a live ChaCha20-Poly1305 encryption context with a key
+    // (`context`); the reset reads the 12-byte nonce; the update writes `len` bytes in
+    // place over `msg`; the final call may write up to a block into `tag` (16 bytes;
+    // a stream AEAD writes none); GET_TAG copies 16 bytes into `tag`.
+    let ok = unsafe {
+        ffi::EVP_EncryptInit_ex(
+            ctx,
+            ptr::null(),
+            ptr::null_mut(),
+            ptr::null(),
+            nonce.as_ptr(),
+        ) == 1
+            && ffi::EVP_EncryptUpdate(ctx, buf, &mut written, buf, len) == 1
+            && ffi::EVP_EncryptFinal_ex(ctx, tag.as_mut_ptr(), &mut fin) == 1
+            && ffi::EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag.as_mut_ptr().cast())
+                == 1
+    };
+    assert!(
+        ok && written == len && fin == 0,
+        "OpenSSL ChaCha20-Poly1305 failed"
+    );
+    tag
+}
+
+/// Opens `msg` in place under `nonce` on a [`Use::Open`] context if `tag` is right
+/// for it: the nonce re-set, the expected tag set (`EVP_CTRL_AEAD_SET_TAG`), one
+/// update, and the final call, which checks the tag.
+pub fn open(ctx: &CipherCtx, nonce: &[u8; 12], msg: &mut [u8], tag: &[u8; 16]) -> bool {
+    let (ctx, len, buf) = (ctx.as_ptr(), c_len(msg), msg.as_mut_ptr());
+    let (mut written, mut fin): (c_int, c_int) = (0, 0);
+    let (mut expected, mut end) = (*tag, [0u8; 16]);
+    // SAFETY: `ctx` is a live ChaCha20-Poly1305 decryption context with a key
+    // (`context`); the reset reads the 12-byte nonce; SET_TAG reads 16 bytes from
+    // `expected`; the update writes `len` bytes in place over `msg`; the final call
+    // writes nothing for a stream AEAD (into `end`, 16 bytes).
+    unsafe {
+        ffi::EVP_DecryptInit_ex(
+            ctx,
+            ptr::null(),
+            ptr::null_mut(),
+            ptr::null(),
+            nonce.as_ptr(),
+        ) == 1
+            && ffi::EVP_CIPHER_CTX_ctrl(
+                ctx,
+                EVP_CTRL_AEAD_SET_TAG,
+                16,
+                expected.as_mut_ptr().cast(),
+            ) == 1
+            && ffi::EVP_DecryptUpdate(ctx, buf, &mut written, buf, len) == 1
+            && written == len
+            && ffi::EVP_DecryptFinal_ex(ctx, end.as_mut_ptr(), &mut fin) == 1
+            && fin == 0
+    }
+}
+
 struct ChaCha20Runner {
     ctx: CipherCtx,
     buf: Buffer,
-    len: c_int,
     /// OpenSSL's ChaCha20 IV: the 32-bit little-endian block counter (0 here), then
     /// the RFC 8439 12-byte nonce.
     iv: [u8; 16],
@@ -60,24 +170,7 @@ impl Runner for ChaCha20Runner {
     #[inline(never)]
     fn run(&mut self) {
         next_nonce(&mut self.iv[4..], &mut self.n);
-        let ctx = self.ctx.as_ptr();
-        let iv = black_box(&self.iv);
-        let buf = black_box(&mut self.buf[..]).as_mut_ptr();
-        let mut written: c_int = 0;
-        // SAFETY: `ctx` is a live context set up for ChaCha20 encryption with a key in
-        // `prepare`; with no cipher and no key given, `EVP_EncryptInit_ex` only reads
-        // the 16-byte IV `iv` points to.
-        let reset = unsafe {
-            ffi::EVP_EncryptInit_ex(ctx, ptr::null(), ptr::null_mut(), ptr::null(), iv.as_ptr())
-        };
-        // SAFETY: a stream cipher writes exactly `len` bytes for `len` bytes in; input
-        // and output are the same `len` bytes of the message buffer (its length, set in
-        // `prepare`), which OpenSSL allows.
-        let update = unsafe { ffi::EVP_EncryptUpdate(ctx, buf, &mut written, buf, self.len) };
-        assert!(
-            reset == 1 && update == 1 && written == self.len,
-            "OpenSSL ChaCha20 failed"
-        );
+        xor(&self.ctx, black_box(&self.iv), black_box(&mut self.buf[..]));
         black_box(&mut self.buf);
     }
 
@@ -86,9 +179,10 @@ impl Runner for ChaCha20Runner {
     }
 }
 
-/// `EVP_CTRL_AEAD_GET_TAG` from OpenSSL's `evp.h`: the same value as the GCM-named
-/// constant `openssl-sys` exports (`EVP_CTRL_GCM_GET_TAG`), which OpenSSL aliases.
+/// `EVP_CTRL_AEAD_GET_TAG` and `EVP_CTRL_AEAD_SET_TAG` from OpenSSL's `evp.h`: the
+/// same values as the GCM-named constants `openssl-sys` exports, which OpenSSL aliases.
 const EVP_CTRL_AEAD_GET_TAG: c_int = ffi::EVP_CTRL_GCM_GET_TAG;
+const EVP_CTRL_AEAD_SET_TAG: c_int = ffi::EVP_CTRL_GCM_SET_TAG;
 
 /// `openssl` in the `chacha20-poly1305` table: `EVP_chacha20_poly1305`, one context
 /// keyed once; per message the 12-byte nonce is re-set (`EVP_EncryptInit_ex` with no
@@ -107,23 +201,15 @@ impl Implementation for ChaCha20Poly1305 {
     }
 
     fn prepare(&self, case: Case) -> Box<dyn Runner> {
-        let mut ctx = CipherCtx::new().expect("an OpenSSL cipher context");
-        ctx.encrypt_init(
-            Some(Cipher::chacha20_poly1305()),
-            Some(&KEY),
-            Some(&[0; 12]),
-        )
-        .expect("OpenSSL ChaCha20-Poly1305 with a 32-byte key and a 12-byte nonce");
-        let len = c_int::try_from(case.size).expect("OpenSSL takes at most 2^31 - 1 bytes a call");
         // The message plus 16 bytes for the tag, as the other AEAD implementations.
         let buf = Buffer::message(Case {
             size: case.size + 16,
             offset: case.offset,
         });
         Box::new(ChaCha20Poly1305Runner {
-            ctx,
+            ctx: context(Use::Seal),
             buf,
-            len,
+            len: case.size,
             nonce: [0; 12],
             n: 0,
         })
@@ -134,7 +220,7 @@ struct ChaCha20Poly1305Runner {
     ctx: CipherCtx,
     /// The message followed by room for the 16-byte tag.
     buf: Buffer,
-    len: c_int,
+    len: usize,
     nonce: [u8; 12],
     n: u64,
 }
@@ -143,37 +229,9 @@ impl Runner for ChaCha20Poly1305Runner {
     #[inline(never)]
     fn run(&mut self) {
         next_nonce(&mut self.nonce, &mut self.n);
-        let ctx = self.ctx.as_ptr();
-        let nonce = black_box(&self.nonce);
-        let buf = black_box(&mut self.buf[..]).as_mut_ptr();
-        let len = self.len;
-        let (mut written, mut fin): (c_int, c_int) = (0, 0);
-        // SAFETY: `ctx` is a live context set up for ChaCha20-Poly1305 encryption with
-        // a key in `prepare`; with no cipher and no key, `EVP_EncryptInit_ex` only reads
-        // the 12-byte nonce `nonce` points to.
-        let reset = unsafe {
-            ffi::EVP_EncryptInit_ex(
-                ctx,
-                ptr::null(),
-                ptr::null_mut(),
-                ptr::null(),
-                nonce.as_ptr(),
-            )
-        };
-        // SAFETY: the AEAD writes exactly `len` bytes for `len` bytes in, here in place
-        // over the message's `len` bytes; `buf` holds `len + 16` bytes.
-        let update = unsafe { ffi::EVP_EncryptUpdate(ctx, buf, &mut written, buf, len) };
-        // SAFETY: a stream AEAD writes nothing at the end (`fin` is 0); `buf + len` is
-        // within the buffer (the tag's place) either way.
-        let finish = unsafe { ffi::EVP_EncryptFinal_ex(ctx, buf.add(len as usize), &mut fin) };
-        // SAFETY: GET_TAG copies the 16-byte tag to the 16 bytes after the message.
-        let tag = unsafe {
-            ffi::EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, buf.add(len as usize).cast())
-        };
-        assert!(
-            reset == 1 && update == 1 && written == len && finish == 1 && fin == 0 && tag == 1,
-            "OpenSSL ChaCha20-Poly1305 failed"
-        );
+        let (msg, tag) = black_box(&mut self.buf[..]).split_at_mut(self.len);
+        let t = seal(&self.ctx, black_box(&self.nonce), msg);
+        tag.copy_from_slice(&t);
         black_box(&mut self.buf);
     }
 
@@ -204,6 +262,44 @@ mod tests {
                 ours.run();
                 theirs.run();
                 assert_eq!(ours.output(), theirs.output(), "size {size}");
+            }
+        }
+    }
+
+    /// OpenSSL opens ragged's seal to the message and refuses it with any tag bit
+    /// flipped; its keystream from a block counter is ragged's.
+    #[test]
+    fn openssl_open_and_counter_keystream_match_raggeds() {
+        let ragged = ragged_chacha::ChaCha20Poly1305::new(&KEY);
+        let (opener, stream) = (context(Use::Open), context(Use::Keystream));
+        for size in [0, 1, 64, 65, 1420] {
+            let message: Vec<u8> = (0..size).map(|i| (i * 7 + 1) as u8).collect();
+            let nonce = [size as u8; 12];
+            let mut sealed = message.clone();
+            let tag = ragged
+                .encrypt_in_place_detached(&nonce, b"", &mut sealed)
+                .expect("short");
+            let mut opened = sealed.clone();
+            assert!(open(&opener, &nonce, &mut opened, &tag), "size {size}");
+            assert_eq!(opened, message, "size {size}");
+            for bit in [0, 77, 127] {
+                let mut bad = tag;
+                bad[bit / 8] ^= 1 << (bit % 8);
+                let mut copy = sealed.clone();
+                assert!(
+                    !open(&opener, &nonce, &mut copy, &bad),
+                    "size {size} bit {bit}"
+                );
+            }
+            for counter in [0u32, 1, 9] {
+                let mut iv = [0u8; 16];
+                iv[..4].copy_from_slice(&counter.to_le_bytes());
+                iv[4..].copy_from_slice(&nonce);
+                let (mut ours, mut theirs) = (message.clone(), message.clone());
+                ragged_chacha::ChaCha20::with_counter(&KEY, &nonce, counter)
+                    .apply_keystream(&mut ours);
+                xor(&stream, &iv, &mut theirs);
+                assert_eq!(ours, theirs, "size {size} counter {counter}");
             }
         }
     }
