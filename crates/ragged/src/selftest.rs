@@ -151,12 +151,12 @@ pub fn run() -> Result<(), String> {
 }
 
 /// Every length 0..=1100 plus ragged large ones (among them a remainder of one, two and
-/// three row sets fused into a last 16-block batch), this backend against the portable
-/// one.
+/// three row sets fused into a last 16-block batch, and of two sets and a scalar
+/// block), this backend against the portable one.
 fn matches_portable(kind: CipherKind, backend: Backend) -> Result<(), String> {
     let key = [0x5c; 32];
     let nonce = vec![0xa3; kind.nonce_len()];
-    for len in (0..=1100).chain([1420, 1500, 1728, 1792, 2111, 4097]) {
+    for len in (0..=1100).chain([1420, 1500, 1537, 1600, 1728, 1792, 2111, 4097]) {
         let data: Vec<u8> = (0..len).map(|i| (i * 31 + len) as u8).collect();
         let run = |b: Backend| {
             let mut out = vec![0u8; len];
@@ -176,8 +176,8 @@ fn matches_portable(kind: CipherKind, backend: Backend) -> Result<(), String> {
     Ok(())
 }
 
-/// Every length 0..=1100 plus ragged large ones (a rest of one, two and three row sets
-/// fused into a 16-block key batch among them): sealing on this backend pair gives
+/// Every length 0..=1100 plus ragged large ones (a rest of one, two and three row sets,
+/// or two sets and a scalar block, fused into a 16-block key batch among them): sealing on this backend pair gives
 /// the bytes and tag of the portable pair, and opens again.
 fn aead_matches_portable(
     kind: AeadKind,
@@ -204,7 +204,7 @@ fn aead_matches_portable(
         }
         Ok::<_, String>((buf, tag))
     };
-    for len in (0..=1100).chain([1420, 1500, 1728, 1792, 2111, 4097]) {
+    for len in (0..=1100).chain([1420, 1500, 1537, 1600, 1728, 1792, 2111, 4097]) {
         let data: Vec<u8> = (0..len).map(|i| (i * 13 + len) as u8).collect();
         if seal(backend, mac, &data)? != seal(Backend::Portable, Poly1305Backend::Portable, &data)?
         {
