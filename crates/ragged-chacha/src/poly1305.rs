@@ -96,7 +96,11 @@ impl Poly1305 {
             self.route.blocks(&mut self.state, &data[..full]);
         }
         let rest = &data[full..];
-        self.buffer[..rest.len()].copy_from_slice(rest);
+        // Byte by byte: fewer than 16, where `copy_from_slice` of a length known only
+        // at run time is a call to `memcpy`.
+        for (slot, &byte) in self.buffer.iter_mut().zip(rest) {
+            *slot = byte;
+        }
         self.buffered = rest.len();
     }
 
@@ -116,10 +120,15 @@ impl Poly1305 {
     pub fn finalize(mut self) -> [u8; TAG_LEN] {
         if self.buffered != 0 {
             // The final partial block: a 1 byte after the message, zeros after that,
-            // and no 2^128 bit.
-            self.buffer[self.buffered] = 1;
-            self.buffer[self.buffered + 1..].fill(0);
-            self.state.blocks(&self.buffer, 0);
+            // and no 2^128 bit; built in registers (no fill of the buffer).
+            let n = self.buffered;
+            let [mut w0, mut w1] = tail_words(&self.buffer[..n]);
+            if n < 8 {
+                w0 |= 1 << (8 * n);
+            } else {
+                w1 |= 1 << (8 * (n - 8));
+            }
+            self.state.block_words([w0, w1], 0);
         }
         self.state.finish(&self.s)
     }
