@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154 # the cross_* variables come from lib/cross-chroot.sh
 # Counting executed instructions of a program under QEMU user-mode, for
-# scripts/riscv-insn-count and scripts/chacha-insn-count. Sourced after
+# scripts/riscv-insn-count and scripts/chacha-insn-count (both modes). Sourced after
 # lib/cross-chroot.sh and cross_chroot_enter.
 #
 # The method: QEMU 10's `-one-insn-per-tb` makes every translation block one guest
@@ -30,12 +30,14 @@ insn_build() {
     echo "/var/cache/ragged-target/$t/$tr/release/examples/$example"
 }
 
-# insn_run TARGET PROGRAM OUT: runs PROGRAM (a path in the chroot) under QEMU with the
-# execution trace, and writes OUT: the program's stdout lines ("cell ...") each
-# followed by the instruction counts of its measurements ("count N", one per
-# measurement, in order).
+# insn_run TARGET PROGRAM OUT [NAME=VALUE]...: runs PROGRAM (a path in the chroot) under
+# QEMU with the execution trace (and the given variables in its environment), and
+# writes OUT: the program's stdout lines ("cell ... REPS") each followed by the
+# instruction counts of its REPS measurements ("count N", one per measurement, in
+# order).
 insn_run() {
     local t=$1 prog=$2 out=$3 g fifo counts awk_pid rc=0
+    shift 3
     g=$(cross_gnu "$t")
     fifo=/tmp/ragged-insn-$$.fifo
     counts=$cross_base/insn-counts.$$
@@ -49,7 +51,7 @@ insn_run() {
         counting { n++ }
     ' <"$cross_root$fifo" >"$counts" &
     awk_pid=$!
-    in_root "$(cross_qemu "$t")" -L "/usr/$g" -one-insn-per-tb -d exec,nochain -D "$fifo" \
+    in_root "$@" "$(cross_qemu "$t")" -L "/usr/$g" -one-insn-per-tb -d exec,nochain -D "$fifo" \
         "$prog" >"$out.cells" || rc=$?
     wait "$awk_pid" || rc=$?
     rm -f "$cross_root$fifo"

@@ -1,7 +1,8 @@
 //! The two marker functions between which `scripts/lib/insn-count.sh` counts a
 //! measured call's instructions in QEMU's execution trace (it matches their symbol
-//! names). Included by path into the counting examples (`chacha_insns`, `copy_insns`),
-//! so the programs and the script share one definition of the protocol.
+//! names). Included by path into the counting examples (`chacha_insns`, `copy_insns`,
+//! `burst_insns`), so the programs and the script share one definition of the
+//! protocol.
 
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU8, Ordering};

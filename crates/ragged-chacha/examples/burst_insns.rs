@@ -1,14 +1,25 @@
 //! The bursts whose executed instructions `scripts/burst-insn-count` counts under
-//! Callgrind: a noise-free cross-check of `ragged speed`'s burst rows on a shared
-//! machine.
+//! Callgrind (x86-64) and `scripts/chacha-insn-count burst` under QEMU (aarch64,
+//! armv7): a noise-free cross-check of `ragged speed`'s burst rows on a shared machine,
+//! and the only one on emulated targets.
 //!
 //! Each row of `ragged speed chacha20-poly1305-burst chacha20-poly1305-open-burst
-//! chacha20-burst` is two functions here, the burst call and the single-message API in
-//! a loop over the same packets, each built as the speed harness builds them (the item
-//! vectors included). Every function has its own symbol (`measured::<row>::burst`,
-//! `measured::<row>::looped`), runs `REPS` times, and Callgrind's inclusive count of that symbol
-//! over `REPS` is the row's cost; the script prints the counts and their ratios. Every
-//! burst's output is checked against the loop's.
+//! chacha20-burst` (and a few small bursts it does not time) is two functions here, the
+//! burst call and the single-message API in a loop over the same packets, each built
+//! as the speed harness builds them (the item vectors included). Every function has
+//! its own symbol (`measured::<row>::burst`, `measured::<row>::looped`) and runs `REPS`
+//! times (`BURST_INSNS_REPS` in the environment overrides it); Callgrind's inclusive
+//! count of that symbol over `REPS` is the row's cost, harness included. Under QEMU,
+//! `scripts/lib/insn-count.sh` counts the instructions between the markers
+//! [`ragged_insn_begin`] and [`ragged_insn_end`], which enclose only the library calls:
+//! the burst call, or the loop of single-message calls. For that count the program
+//! prints, before each function's `REPS` measurements,
+//!
+//! ```text
+//! cell <row> <burst|looped> <packets> <bytes> <reps>
+//! ```
+//!
+//! Every burst's output is checked against the loop's.
 //!
 //! `cargo run --release -p ragged-chacha --example burst_insns [ROW]` runs it natively
 //! (the checks only); with a row's name, only that row (for a profile of one row).
@@ -19,8 +30,19 @@ use ragged_chacha::burst::{OpenItem, SealItem, XorItem};
 use ragged_chacha::variant::Ietf;
 use ragged_chacha::{ChaCha20, ChaCha20Poly1305};
 
-/// Calls of each measured function.
+#[path = "../../../scripts/lib/insn_markers.rs"]
+mod insn_markers;
+use insn_markers::{ragged_insn_begin, ragged_insn_end};
+
+/// Calls of each measured function, unless `BURST_INSNS_REPS` says otherwise.
 const REPS: usize = 20;
+
+/// Calls of each measured function.
+fn reps() -> usize {
+    std::env::var("BURST_INSNS_REPS")
+        .ok()
+        .map_or(REPS, |r| r.parse().expect("BURST_INSNS_REPS: a number"))
+}
 const KEY: [u8; 32] = [0x42; 32];
 
 /// Packet `i`'s nonce.
@@ -50,7 +72,10 @@ fn seal_burst(aead: &ChaCha20Poly1305, buf: &mut [u8], lens: &[usize]) {
         .enumerate()
         .map(|(i, (msg, _))| SealItem::new(nonce(i), b"", msg))
         .collect();
-    aead.seal_burst(&mut items).expect("short packets");
+    ragged_insn_begin();
+    let sealed = aead.seal_burst(&mut items);
+    ragged_insn_end();
+    sealed.expect("short packets");
     let tags: Vec<[u8; 16]> = items.iter().map(|it| it.tag).collect();
     drop(items);
     for ((_, tag), t) in pkts.iter_mut().zip(&tags) {
@@ -60,12 +85,15 @@ fn seal_burst(aead: &ChaCha20Poly1305, buf: &mut [u8], lens: &[usize]) {
 
 #[inline(always)]
 fn seal_looped(aead: &ChaCha20Poly1305, buf: &mut [u8], lens: &[usize]) {
-    for (i, (msg, tag)) in packets(black_box(buf), lens).into_iter().enumerate() {
+    let pkts = packets(black_box(buf), lens);
+    ragged_insn_begin();
+    for (i, (msg, tag)) in pkts.into_iter().enumerate() {
         let t = aead
             .encrypt_in_place_detached(&nonce(i), b"", msg)
             .expect("short");
         tag.copy_from_slice(&t);
     }
+    ragged_insn_end();
 }
 
 #[inline(always)]
@@ -80,17 +108,22 @@ fn open_burst(aead: &ChaCha20Poly1305, buf: &mut [u8], lens: &[usize]) {
         })
         .collect();
     let mut verdicts = vec![Ok(()); items.len()];
-    aead.open_burst(&mut items, &mut verdicts)
-        .expect("sealed packets open");
+    ragged_insn_begin();
+    let opened = aead.open_burst(&mut items, &mut verdicts);
+    ragged_insn_end();
+    opened.expect("sealed packets open");
 }
 
 #[inline(always)]
 fn open_looped(aead: &ChaCha20Poly1305, buf: &mut [u8], lens: &[usize]) {
-    for (i, (msg, tag)) in packets(black_box(buf), lens).into_iter().enumerate() {
+    let pkts = packets(black_box(buf), lens);
+    ragged_insn_begin();
+    for (i, (msg, tag)) in pkts.into_iter().enumerate() {
         let t: [u8; 16] = (&*tag).try_into().expect("16 bytes");
         aead.decrypt_in_place_detached(&nonce(i), b"", msg, &t)
             .expect("sealed packets open");
     }
+    ragged_insn_end();
 }
 
 #[inline(always)]
@@ -101,14 +134,20 @@ fn xor_burst(_: &ChaCha20Poly1305, buf: &mut [u8], lens: &[usize]) {
         .enumerate()
         .map(|(i, (msg, _))| XorItem::<Ietf<20>>::new(&KEY, nonce(i), i as u32, msg))
         .collect();
-    ChaCha20::xor_burst(&mut items).expect("short packets");
+    ragged_insn_begin();
+    let xored = ChaCha20::xor_burst(&mut items);
+    ragged_insn_end();
+    xored.expect("short packets");
 }
 
 #[inline(always)]
 fn xor_looped(_: &ChaCha20Poly1305, buf: &mut [u8], lens: &[usize]) {
-    for (i, (msg, _)) in packets(black_box(buf), lens).into_iter().enumerate() {
+    let pkts = packets(black_box(buf), lens);
+    ragged_insn_begin();
+    for (i, (msg, _)) in pkts.into_iter().enumerate() {
         ChaCha20::with_counter(&KEY, &nonce(i), i as u32).apply_keystream(msg);
     }
+    ragged_insn_end();
 }
 
 type Run = fn(&ChaCha20Poly1305, &mut [u8], &[usize]);
@@ -119,8 +158,9 @@ fn imix(count: usize) -> Vec<usize> {
     twelve.iter().copied().cycle().take(count).collect()
 }
 
-/// Runs one row: `burst` and `looped` `REPS` times each on copies of one buffer, and
-/// checks they wrote the same bytes (opening: the buffer is sealed first).
+/// Runs one row: `burst` `reps` times, then `looped` `reps` times, each on a copy of
+/// one buffer, and checks they wrote the same bytes (opening: the buffer is sealed
+/// first, outside the markers).
 fn row(name: &str, op: &str, lens: &[usize], burst: Run, looped: Run) {
     if std::env::args().nth(1).is_some_and(|only| only != name) {
         return;
@@ -129,18 +169,26 @@ fn row(name: &str, op: &str, lens: &[usize], burst: Run, looped: Run) {
     let total: usize = lens.iter().map(|l| l + 16).sum();
     let mut plain: Vec<u8> = (0..total).map(|i| (i * 131 + 7) as u8).collect();
     if op == "open" {
-        seal_looped(&aead, &mut plain, lens);
+        for (i, (msg, tag)) in packets(&mut plain, lens).into_iter().enumerate() {
+            let t = aead.encrypt_in_place_detached(&nonce(i), b"", msg);
+            tag.copy_from_slice(&t.expect("short"));
+        }
     }
-    let bytes: usize = lens.iter().sum();
-    println!("row {name} {op} {} {bytes}", lens.len());
+    let (packets, bytes) = (lens.len(), lens.iter().sum::<usize>());
+    let reps = reps();
+    println!("row {name} {op} {packets} {bytes}");
     let (mut a, mut b) = (plain.clone(), plain.clone());
-    for _ in 0..REPS {
+    println!("cell {name} burst {packets} {bytes} {reps}");
+    for _ in 0..reps {
         a.copy_from_slice(&plain);
-        b.copy_from_slice(&plain);
         burst(black_box(&aead), &mut a, lens);
-        looped(black_box(&aead), &mut b, lens);
-        assert!(a == b, "{name}: the burst differs from the loop");
     }
+    println!("cell {name} looped {packets} {bytes} {reps}");
+    for _ in 0..reps {
+        b.copy_from_slice(&plain);
+        looped(black_box(&aead), &mut b, lens);
+    }
+    assert!(a == b, "{name}: the burst differs from the loop");
 }
 
 /// Defines `measured::<row>::{burst, looped}` for each row and `rows()` running them all.
@@ -180,6 +228,9 @@ macro_rules! rows {
 }
 
 rows! {
+    (seal_4x64, seal, seal_burst, seal_looped, [64; 4]),
+    (seal_8x64, seal, seal_burst, seal_looped, [64; 8]),
+    (seal_4x256, seal, seal_burst, seal_looped, [256; 4]),
     (seal_16x64, seal, seal_burst, seal_looped, [64; 16]),
     (seal_16x256, seal, seal_burst, seal_looped, [256; 16]),
     (seal_16x576, seal, seal_burst, seal_looped, [576; 16]),
@@ -192,6 +243,7 @@ rows! {
     (open_64x256, open, open_burst, open_looped, [256; 64]),
     (open_16x1420, open, open_burst, open_looped, [1420; 16]),
     (open_imix48, open, open_burst, open_looped, imix(48)),
+    (xor_4x64, xor, xor_burst, xor_looped, [64; 4]),
     (xor_32x64, xor, xor_burst, xor_looped, [64; 32]),
     (xor_16x256, xor, xor_burst, xor_looped, [256; 16]),
     (xor_16x1420, xor, xor_burst, xor_looped, [1420; 16]),
@@ -199,6 +251,6 @@ rows! {
 }
 
 fn main() {
-    println!("reps {REPS}");
+    println!("reps {}", reps());
     rows();
 }
