@@ -23,6 +23,7 @@ fn main() {
     for (b, t) in bufs.iter_mut().zip(tags.iter_mut()) {
         *t = aead.encrypt_in_place_detached(&[3; 12], b"", b).unwrap();
     }
+    let sealed = bufs.clone();
     let deadline = Instant::now() + Duration::from_secs_f64(seconds);
     let mut verdicts = vec![Ok(()); n];
     let mut calls = 0u64;
@@ -47,8 +48,9 @@ fn main() {
                         .collect();
                     black_box(aead.open_burst(&mut items, &mut verdicts)).unwrap();
                     drop(items);
-                    for (b, t) in bufs.iter_mut().zip(tags.iter_mut()) {
-                        *t = aead.encrypt_in_place_detached(&[3; 12], b"", b).unwrap();
+                    // Back to the ciphertext: a copy costs far less than a seal.
+                    for (b, c) in bufs.iter_mut().zip(&sealed) {
+                        b.copy_from_slice(c);
                     }
                 }
                 "xor" => {
