@@ -594,66 +594,72 @@ fn seal_items<V: AeadVariant>(
         // length check keeps every message within blocks 1..2^32.
         unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
         drop(jobs);
-        let mut tags = [[0u8; TAG_LEN]; GROUP];
+        let mut tags = core::mem::MaybeUninit::uninit();
         // SAFETY: the kernel wrote the key block of every item in the lanes.
-        unsafe {
-            mac_tags(mac_route, group, limit, keys, &mut tags);
-            wipe_keys(group, limit, keys);
-        }
-        for (item, computed) in group.iter_mut().zip(&tags) {
+        let tags = unsafe { mac_tags(mac_route, group, limit, keys, &mut tags) };
+        // SAFETY: as above.
+        unsafe { wipe_keys(group, limit, keys) };
+        let mut computed = tags.iter();
+        for item in group.iter_mut() {
             if in_lanes(limit, item.len()) {
-                *item.parts().3 = *computed;
+                *item.parts().3 = *computed.next().expect("a tag for every lane item");
             } else {
                 let state = item_state(&*item, key);
                 let (_, aad, buf, tag) = item.parts();
                 *tag = crate::aead::seal_checked(route, mac_route, &state, aad, buf);
             }
         }
+        tags.iter_mut().for_each(wipe);
     }
     Ok(())
 }
 
-/// The AEAD tag of every item of `group` that goes through the lanes into its row of
-/// `tags`, from its key block (its row of `keys`): all of them together on
-/// `mac_route`'s backend, one message a vector lane where it has lanes.
+/// The AEAD tags of the items of `group` that go through the lanes, in their order in
+/// the group, from their key blocks (their rows of `keys`): all of them together on
+/// `mac_route`'s backend, one message a vector lane where it has lanes. Written to the
+/// front of `tags` (only that prefix is initialised: a group of 16 does not pay for 64
+/// jobs and tags), which is returned; the caller wipes it.
 ///
 /// # Safety
 /// `keys` points at `GROUP` rows, of which those of the items in the lanes are written.
-unsafe fn mac_tags<V: AeadVariant>(
+unsafe fn mac_tags<'t, V: AeadVariant>(
     mac_route: MacRoute,
     group: &[impl AeadItem<V>],
     limit: usize,
     keys: *const [u8; 64],
-    tags: &mut [[u8; TAG_LEN]; GROUP],
-) {
-    const NONE: MacJob<'static> = MacJob {
-        key: &[0; 64],
-        aad: &[],
-        ciphertext: &[],
-    };
-    let mut jobs = [NONE; GROUP];
-    let mut rows = [0usize; GROUP];
+    tags: &'t mut core::mem::MaybeUninit<[[u8; TAG_LEN]; GROUP]>,
+) -> &'t mut [[u8; TAG_LEN]] {
+    let mut jobs = core::mem::MaybeUninit::<[MacJob<'_>; GROUP]>::uninit();
+    let jobs = jobs.as_mut_ptr().cast::<MacJob<'_>>();
     let mut n = 0;
     for (i, item) in group.iter().enumerate() {
         if in_lanes(limit, item.len()) {
             // SAFETY: an item in the lanes: its row is written (the caller's).
             let key = unsafe { &*keys.add(i) };
             let (_, aad, ciphertext, _) = item.view();
-            jobs[n] = MacJob {
-                key,
-                aad,
-                ciphertext,
+            // SAFETY: `n <= i < group.len() <= GROUP`: within `jobs`.
+            unsafe {
+                jobs.add(n).write(MacJob {
+                    key,
+                    aad,
+                    ciphertext,
+                })
             };
-            rows[n] = i;
             n += 1;
         }
     }
-    let mut out = [[0u8; TAG_LEN]; GROUP];
-    mac_route.backend().aead_tags(&jobs[..n], &mut out[..n]);
-    for (tag, &row) in out.iter().zip(&rows).take(n) {
-        tags[row] = *tag;
-    }
-    out[..n].iter_mut().for_each(wipe);
+    // SAFETY: the first `n` jobs were written just above; the first `n <= GROUP` tags
+    // are zeroed before the slice over them is made.
+    let (jobs, tags) = unsafe {
+        let tags = tags.as_mut_ptr().cast::<[u8; TAG_LEN]>();
+        tags.write_bytes(0, n);
+        (
+            core::slice::from_raw_parts(jobs, n),
+            core::slice::from_raw_parts_mut(tags, n),
+        )
+    };
+    mac_route.backend().aead_tags(jobs, tags);
+    tags
 }
 
 /// Wipes the key blocks of `group`'s items in the lanes.
@@ -807,15 +813,15 @@ fn open_items<V: AeadVariant>(
         // block.
         unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
         // Each item's tag over its ciphertext; a mismatch zeroes the item.
-        let mut tags = [[0u8; TAG_LEN]; GROUP];
+        let mut tags = core::mem::MaybeUninit::uninit();
         // SAFETY: the kernel wrote the key block of every item in the lanes.
-        unsafe {
-            mac_tags(mac_route, group, limit, keys, &mut tags);
-            wipe_keys(group, limit, keys);
-        }
-        let each = group.iter_mut().zip(&tags);
-        for ((item, expected), verdict) in each.zip(verdicts.iter_mut()) {
+        let tags = unsafe { mac_tags(mac_route, group, limit, keys, &mut tags) };
+        // SAFETY: as above.
+        unsafe { wipe_keys(group, limit, keys) };
+        let mut computed = tags.iter();
+        for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
             if in_lanes(limit, item.len()) {
+                let expected = computed.next().expect("a tag for every lane item");
                 let (_, _, buf, tag) = item.parts();
                 *verdict = tag_verdict(tags_equal(expected, tag), buf);
             } else {
@@ -828,7 +834,7 @@ fn open_items<V: AeadVariant>(
                 all = Err(Error::AuthenticationFailed);
             }
         }
-        tags[..group.len()].iter_mut().for_each(wipe);
+        tags.iter_mut().for_each(wipe);
         // Then the messages that authenticated, from block 1.
         let mut jobs = MessageJobs {
             items: &mut *group,

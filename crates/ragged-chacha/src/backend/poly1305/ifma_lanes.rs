@@ -302,15 +302,13 @@ const LONG: usize = 24;
 /// As for [`tags`].
 #[inline(always)]
 unsafe fn tags32(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
-    const NONE: MacJob<'static> = MacJob {
-        key: &[0; 64],
-        aad: &[],
-        ciphertext: &[],
-    };
     let n = jobs.len();
     debug_assert!(n <= 32);
     let mut placed = 0u32;
-    let (mut rest, mut rows) = ([NONE; 32], [0usize; 32]);
+    // The messages left out of sets and their indices in `jobs`: only the first `left`
+    // are written (and read), so a burst all in sets does not pay for 32 of each.
+    let mut rest = [core::mem::MaybeUninit::<MacJob<'_>>::uninit(); 32];
+    let mut rows = [0u8; 32];
     let mut left = 0;
     for i in 0..n {
         if placed & (1 << i) != 0 {
@@ -340,7 +338,8 @@ unsafe fn tags32(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
             }
         } else {
             for &j in &set[..count] {
-                (rest[left], rows[left]) = (jobs[j], j);
+                rest[left].write(jobs[j]);
+                rows[left] = j as u8;
                 left += 1;
             }
         }
@@ -348,15 +347,18 @@ unsafe fn tags32(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
     if left == 0 {
         return;
     }
+    // SAFETY: the first `left` elements of `rest` were written above; `MaybeUninit<T>`
+    // has `T`'s layout.
+    let rest = unsafe { &*(&raw const rest[..left] as *const [MacJob<'_>]) };
     let mut out = [[0u8; 16]; 32];
-    if super::lanes::refilled_lanes_pay(&rest[..left], LONG) {
+    if super::lanes::refilled_lanes_pay(rest, LONG) {
         // SAFETY: the features `IfmaLanes` needs, the caller's.
-        unsafe { super::lanes::tags::<IfmaLanes>(&rest[..left], &mut out[..left]) };
+        unsafe { super::lanes::tags::<IfmaLanes>(rest, &mut out[..left]) };
     } else {
-        super::lanes::tags_portable(&rest[..left], &mut out[..left]);
+        super::lanes::tags_portable(rest, &mut out[..left]);
     }
     for (tag, &row) in out.iter().zip(&rows).take(left) {
-        tags[row] = *tag;
+        tags[usize::from(row)] = *tag;
     }
     out[..left].iter_mut().for_each(crate::wipe::wipe);
 }
