@@ -53,11 +53,12 @@ use crate::backend::poly1305::{MacJob, Poly1305Backend};
 use crate::backend::{Backend, MacRoute, Route};
 use crate::chacha::ChaCha;
 use crate::error::Error;
-use crate::poly1305::{tag_verdict, tags_equal};
+use crate::poly1305::{tag_difference, tag_verdict, tags_equal};
 use crate::state::State;
 use crate::variant::Variant;
 use crate::variant::sealed::Sealed;
 use crate::wipe::wipe;
+use subtle::ConstantTimeEq;
 
 /// One message of a sealing burst: sealed in place, its tag written to `tag`.
 pub struct SealItem<'a, V: AeadVariant> {
@@ -764,6 +765,128 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, '_, V, I> {
     }
 }
 
+/// The jobs of an opening group in one kernel call: each item through the lanes as one
+/// job, its key block and then, held until its tag is checked, its message from block
+/// 1 in the same lane (the lane's state goes on from the key block: no second refill).
+/// The kernel releases the held items a wave at a time, once every busy lane waits:
+/// here the wave's tags are computed together on the MAC's lanes and compared, and
+/// the items that failed are zeroed and dropped.
+struct OpenJobs<'k, 'g, V, I> {
+    items: &'g mut [I],
+    verdicts: &'g mut [Result<(), Error>],
+    key: Option<&'k [u8; 32]>,
+    limit: usize,
+    mac_route: MacRoute,
+    /// `GROUP` key blocks (not initialised), one per item of the group: those of the
+    /// items handed out are written by the kernel, read and wiped at the release.
+    keys: *mut [u8; 64],
+    next: usize,
+    /// The items before this one are checked: verdicts written, key blocks wiped.
+    checked: usize,
+    variant: core::marker::PhantomData<V>,
+}
+
+impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
+    const HOLDS: bool = true;
+
+    #[inline(always)]
+    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
+        while self.next < self.items.len() {
+            let i = self.next;
+            self.next += 1;
+            let item = &mut self.items[i];
+            if !in_lanes(self.limit, item.len()) {
+                continue;
+            }
+            item_words(&*item, self.key, words);
+            let buf = item.parts().2;
+            let ptr = buf.as_mut_ptr();
+            // SAFETY: `i < GROUP`: within `keys`.
+            let key = unsafe { self.keys.add(i) }.cast::<u8>();
+            return Some(Job {
+                counter: 0,
+                input: ptr,
+                output: ptr,
+                len: buf.len(),
+                key,
+            });
+        }
+        None
+    }
+
+    fn release(&mut self) {
+        let (from, to) = (self.checked, self.next);
+        self.checked = to;
+        let wave = &self.items[from..to];
+        // SAFETY: `from <= to <= GROUP`; the kernel releases only once the key block
+        // of every job handed out is written: the rows of the wave's lane items.
+        let keys = unsafe { self.keys.add(from) };
+        let mut tags = core::mem::MaybeUninit::uninit();
+        // SAFETY: as above.
+        let tags = unsafe { mac_tags(self.mac_route, wave, self.limit, keys, &mut tags) };
+        // SAFETY: as above.
+        unsafe { wipe_keys(wave, self.limit, keys) };
+        // One verdict for the whole wave where every tag matched (declassifying no
+        // more than the items' verdicts do), else one an item. Neither wipes a buffer
+        // through a new borrow: the lanes still write the kept items through theirs.
+        let lane_items = || wave.iter().filter(|item| in_lanes(self.limit, item.len()));
+        let mut difference = 0;
+        for (item, expected) in lane_items().zip(tags.iter()) {
+            difference |= tag_difference(expected, item.view().3);
+        }
+        let verdicts = &mut self.verdicts[from..to];
+        if tag_verdict(difference.ct_eq(&0), &mut []).is_ok() {
+            for (item, verdict) in wave.iter().zip(verdicts.iter_mut()) {
+                if in_lanes(self.limit, item.len()) {
+                    *verdict = Ok(());
+                }
+            }
+        } else {
+            let mut computed = tags.iter();
+            let items = self.items[from..to].iter_mut();
+            for (item, verdict) in items.zip(verdicts.iter_mut()) {
+                if in_lanes(self.limit, item.len()) {
+                    let expected = computed.next().expect("a tag for every lane item");
+                    *verdict = tag_verdict(tags_equal(expected, item.view().3), &mut []);
+                    if verdict.is_err() {
+                        // Dropped (`keep`): the lanes never write it again.
+                        item.parts().2.fill(0);
+                    }
+                }
+            }
+        }
+        tags.iter_mut().for_each(wipe);
+    }
+
+    #[inline(always)]
+    fn keep(&mut self, key: *mut u8) -> bool {
+        // SAFETY: `key` is the row of `keys` that `next` handed out with a held job:
+        // within the same array, a whole number of rows from its start.
+        let i = unsafe { key.cast::<[u8; 64]>().offset_from(self.keys) };
+        self.verdicts[i as usize].is_ok()
+    }
+}
+
+/// Whether an opening group's lane items go through the lanes in waves ([`OpenJobs`])
+/// with no lane waiting long for the others: at most a batch's `width` of them (one
+/// wave), or all of one length in blocks (each wave's messages end together). Else a
+/// released wave would wait for the longest message of the one before it.
+fn waves_fit<V: AeadVariant>(group: &[impl AeadItem<V>], limit: usize, width: usize) -> bool {
+    let mut blocks = group
+        .iter()
+        .filter(|item| in_lanes(limit, item.len()))
+        .map(|item| item.len().div_ceil(64));
+    let Some(first) = blocks.next() else {
+        return true;
+    };
+    let (mut items, mut same) = (1, true);
+    for b in blocks {
+        items += 1;
+        same &= b == first;
+    }
+    same || items <= width
+}
+
 /// The AEAD open of every item (after checking them all), verdicts to `verdicts`.
 fn open_items<V: AeadVariant>(
     route: Route,
@@ -793,8 +916,41 @@ fn open_items<V: AeadVariant>(
             }
             continue;
         };
-        // Neither initialised: the passes write the rows of the items in the lanes,
-        // and only those are read (and wiped).
+        if waves_fit(group, limit, route.backend().lane_width()) {
+            // Not initialised: the kernel writes the key block of every lane item, and
+            // only those are read (and wiped).
+            let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
+            let mut jobs = OpenJobs {
+                items: &mut *group,
+                verdicts: &mut *verdicts,
+                key,
+                limit,
+                mac_route,
+                keys: keys.as_mut_ptr().cast::<[u8; 64]>(),
+                next: 0,
+                checked: 0,
+                variant: core::marker::PhantomData,
+            };
+            // SAFETY: the backend is available; each job is in place over its own
+            // item's buffer and key block, all disjoint; the length check keeps every
+            // message within blocks 1..2^32.
+            unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
+            for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
+                if !in_lanes(limit, item.len()) {
+                    let state = item_state(&*item, key);
+                    let (_, aad, buf, tag) = item.parts();
+                    let tag = *tag;
+                    *verdict = crate::aead::open_checked(route, mac_route, &state, aad, buf, &tag);
+                }
+                if verdict.is_err() {
+                    all = Err(Error::AuthenticationFailed);
+                }
+            }
+            continue;
+        }
+        // Else two passes, two kernel calls. Neither array initialised: the passes
+        // write the rows of the items in the lanes, and only those are read (and
+        // wiped).
         let mut states = core::mem::MaybeUninit::<States>::uninit();
         let states = states.as_mut_ptr().cast::<[u32; 16]>();
         // The key blocks first (block 0 of each item), all in one burst.

@@ -156,6 +156,18 @@ pub(crate) fn tags_equal(a: &[u8; TAG_LEN], b: &[u8; TAG_LEN]) -> Choice {
     word(a, 0).ct_eq(&word(b, 0)) & word(a, 1).ct_eq(&word(b, 1))
 }
 
+/// The bits in which two tags differ, folded into one word (zero if and only if they
+/// are equal), without a branch: many items' differences OR together into one
+/// comparison ([`tags_equal`]'s `Choice` goes through an optimisation barrier at
+/// every `&`).
+#[inline(always)]
+pub(crate) fn tag_difference(a: &[u8; TAG_LEN], b: &[u8; TAG_LEN]) -> u64 {
+    let word = |t: &[u8; TAG_LEN], i: usize| {
+        u64::from_le_bytes(t[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+    };
+    (word(a, 0) ^ word(b, 0)) | (word(a, 1) ^ word(b, 1))
+}
+
 /// Turns the constant-time tag comparison into the public verdict: `Ok` if the tags
 /// matched, else `wipe_on_mismatch` zeroed and [`Error::AuthenticationFailed`].
 ///

@@ -277,6 +277,44 @@ proptest! {
     }
 }
 
+/// Bursts of items of one length (the opening's waves of one lane batch each, a wave's
+/// tags checked between its key blocks and its messages), with forged items in the
+/// first wave, a later one, every one, or none: a forged item's lane is dropped and
+/// takes the next item while the others of its wave go on.
+#[test]
+fn uniform_bursts_with_forgeries_in_any_wave() {
+    for (count, len) in [
+        (16, 64),
+        (17, 64),
+        (40, 100),
+        (64, 1),
+        (64, 0),
+        (70, 256),
+        (33, 1420),
+    ] {
+        for forged in [
+            &(|_| false) as &dyn Fn(usize) -> bool,
+            &|i| i == 0,
+            &|i| i == count - 3,
+            &|i| i % 7 == 3,
+            &|_| true,
+        ] {
+            let specs: Vec<Spec> = (0..count)
+                .map(|i| Spec {
+                    len,
+                    aad_len: [0, 13][i % 2],
+                    seed: (count * 1000 + i) as u64,
+                    tamper: forged(i).then_some((i % 3) as u8),
+                })
+                .collect();
+            for keyed in [false, true] {
+                every_backend::<Ietf<20>>(&specs, keyed, count as u64);
+            }
+            every_backend::<XChaCha<20>>(&specs, false, len as u64);
+        }
+    }
+}
+
 /// One item of a random keystream burst: its length and counter (clamped so the item
 /// is valid), and a seed.
 #[derive(Clone, Debug)]

@@ -8,6 +8,10 @@
 //!     loop:
 //!         every lane whose job is done takes the next job with work (refill)
 //!         no lane busy: done
+//!         a source that holds (Jobs::HOLDS), every busy lane waiting with its key
+//!             block written: the source releases them (an opening checks their
+//!             tags); those it keeps go on to their messages, the others are
+//!             dropped; back to the refill
 //!         after refills: each busy lane's counter words into blocks[l];
 //!                        rows = untranspose(blocks) (one transpose)
 //!         otherwise:     the counter row + 1 (every busy lane moved one block on)
@@ -47,6 +51,27 @@ pub(crate) trait Jobs {
     /// [`crate::state::State`] has them) written to `words`; `None` once every job was
     /// handed out. A job may be empty (`len == 0`, no `key`): the kernel skips it.
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job>;
+
+    /// Whether each job's message waits, once its key block is written, for
+    /// [`Jobs::release`], and runs only if [`Jobs::keep`] says so. An opening checks
+    /// its tags between the key blocks and the messages this way, in one kernel call
+    /// whose lanes go on from the key block to the message without a second refill.
+    /// A constant, so that the sources that never hold compile to the kernel without
+    /// it.
+    const HOLDS: bool = false;
+
+    /// Called (with [`Jobs::HOLDS`]) when every busy lane waits: the key block of every
+    /// job handed out so far is written, and no lane can go on until the source has
+    /// looked at them. [`Jobs::keep`] then answers for each waiting job.
+    #[inline(always)]
+    fn release(&mut self) {}
+
+    /// After [`Jobs::release`]: whether the waiting job whose key block is at `key`
+    /// goes on to its message (else it is dropped, its message untouched).
+    #[inline(always)]
+    fn keep(&mut self, _key: *mut u8) -> bool {
+        true
+    }
 }
 
 /// What one lane is doing: the rest of its job.
@@ -94,6 +119,10 @@ pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u
     let blocks = &mut blocks.0;
     let mut word13 = [0u32; 16];
     let mut lanes = [FREE; 16];
+    // With `J::HOLDS`: the written key block of each lane that waits for the source
+    // (null where none). Such a lane is busy, but its keystream is neither written
+    // nor moved on. (Without, never read: compiled out.)
+    let mut held = [core::ptr::null_mut::<u8>(); 16];
     // Whether the source may still have jobs.
     let mut more = true;
     // Whether `rows` must be rebuilt from `blocks`: a lane took a new job, or a lane's
@@ -103,9 +132,10 @@ pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u
     // SAFETY: the CPU has V's features.
     let (mut rows, one): ([V; 16], V) = unsafe { ([V::splat(0); 16], V::splat(1)) };
     loop {
-        let mut busy = 0;
+        let (mut busy, mut waiting) = (0, 0);
         for (l, lane) in lanes.iter_mut().enumerate().take(V::BLOCKS) {
-            while more && lane.left == 0 && lane.key.is_null() {
+            let waits = J::HOLDS && !held[l].is_null();
+            while more && lane.left == 0 && lane.key.is_null() && !waits {
                 let Some(job) = jobs.next(&mut blocks[l]) else {
                     more = false;
                     break;
@@ -123,10 +153,25 @@ pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u
                     rebuild = true;
                 }
             }
-            busy += usize::from(lane.left != 0 || !lane.key.is_null());
+            busy += usize::from(lane.left != 0 || !lane.key.is_null() || waits);
+            waiting += usize::from(waits);
         }
         if busy == 0 {
             break;
+        }
+        if J::HOLDS && waiting == busy {
+            jobs.release();
+            for (lane, key) in lanes.iter_mut().zip(held.iter_mut()).take(V::BLOCKS) {
+                if !key.is_null() {
+                    if !jobs.keep(*key) {
+                        lane.left = 0;
+                    }
+                    *key = core::ptr::null_mut();
+                }
+            }
+            // The dropped lanes take new jobs; the kept ones go on from their counter,
+            // which the counter row already has (no batch ran while they waited).
+            continue;
         }
         // SAFETY: the CPU has V's features; `blocks` holds `16 * V::BYTES` bytes (its
         // first `V::BLOCKS` lanes). Each busy lane writes at most its job's next 64
@@ -164,7 +209,16 @@ pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u
                 ($($l:literal),*) => {
                     $(
                         if $l < V::BLOCKS {
-                            rebuild |= write_lane::<V>(&mut lanes[$l], &ks, $l);
+                            if J::HOLDS && !held[$l].is_null() {
+                                // The counter row moved on without the waiting lane.
+                                rebuild = true;
+                            } else {
+                                let key = lanes[$l].key;
+                                rebuild |= write_lane::<V>(&mut lanes[$l], &ks, $l);
+                                if J::HOLDS {
+                                    held[$l] = key;
+                                }
+                            }
                         }
                     )*
                 };
