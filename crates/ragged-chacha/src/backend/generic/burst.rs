@@ -115,8 +115,13 @@ pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u
     // `blocks[l]`: lane `l`'s initial state, with its counter words brought up to date
     // before each `V::untranspose` (word 13 of the state in `word13`, for the high half
     // of the counter to be added to).
-    let mut blocks = Aligned([[0u32; 16]; 16]);
-    let blocks = &mut blocks.0;
+    let mut blocks = core::mem::MaybeUninit::<Aligned>::uninit();
+    // SAFETY: the CPU has V's features; `Aligned` is all 32-bit words, any bytes valid,
+    // and `zero_rows` writes every one of them before the reference is made.
+    let blocks = unsafe {
+        zero_rows::<V>(blocks.as_mut_ptr(), 16);
+        &mut (*blocks.as_mut_ptr()).0
+    };
     let mut word13 = [0u32; 16];
     let mut lanes = [FREE; 16];
     // With `J::HOLDS`: the written key block of each lane that waits for the source
@@ -226,9 +231,33 @@ pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u
             write_lanes!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         }
     }
-    // The key words of the last jobs.
-    wipe(blocks);
+    // The key words of the last jobs (only the first `V::BLOCKS` rows were written).
+    // SAFETY: the CPU has V's features; `blocks` is an `Aligned`'s array.
+    unsafe { zero_rows::<V>(blocks.as_mut_ptr().cast::<Aligned>(), V::BLOCKS) };
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     wipe(&mut word13);
+}
+
+/// Zeroes the first `rows` lane rows at `blocks` with volatile whole-vector stores: a
+/// few stores where a zeroed array and [`wipe`] compiled to calls of `memset` and
+/// `memcpy` (the wipe's zeros built on the stack, then copied) on every kernel call.
+///
+/// # Safety
+/// The CPU has the features `V` requires; `blocks` is valid for writes and aligned;
+/// `rows <= 16`.
+#[inline(always)]
+unsafe fn zero_rows<V: Lanes>(blocks: *mut Aligned, rows: usize) {
+    const { assert!(core::mem::size_of::<V>() == V::BYTES) };
+    let base = blocks.cast::<u8>();
+    // SAFETY: the caller's; each store writes `V::BYTES` bytes at a multiple of
+    // `V::BYTES` (V's size, a multiple of its alignment, at most 64) from a 64-byte
+    // boundary, within the first `rows` rows of 64 bytes.
+    unsafe {
+        let zero = V::splat(0);
+        for i in 0..rows * 64 / V::BYTES {
+            core::ptr::write_volatile(base.add(i * V::BYTES).cast::<V>(), zero);
+        }
+    }
 }
 
 /// The lanes' initial states on 64-byte boundaries: each lane's row one cache line, so
