@@ -295,20 +295,25 @@ fn as_a_set(count: usize, blocks: usize) -> bool {
 /// out of sets ([`super::lanes::refilled_lanes_pay`]).
 const LONG: usize = 24;
 
-/// The tags of up to 32 messages: the sets of one shape in lockstep, the rest in the
-/// refilled lanes or on the portable code.
+/// Messages [`tags`] forms sets from at a time: as many as an AEAD burst's group, so
+/// that a mixed burst's shapes are not split between two calls into smaller sets (and
+/// left-overs for the portable code).
+const CHUNK: usize = 64;
+
+/// The tags of up to [`CHUNK`] messages: the sets of one shape in lockstep, the rest in
+/// the refilled lanes or on the portable code.
 ///
 /// # Safety
 /// As for [`tags`].
 #[inline(always)]
-unsafe fn tags32(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
+unsafe fn chunk_tags(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
     let n = jobs.len();
-    debug_assert!(n <= 32);
-    let mut placed = 0u32;
+    debug_assert!(n <= CHUNK);
+    let mut placed = 0u64;
     // The messages left out of sets and their indices in `jobs`: only the first `left`
-    // are written (and read), so a burst all in sets does not pay for 32 of each.
-    let mut rest = [core::mem::MaybeUninit::<MacJob<'_>>::uninit(); 32];
-    let mut rows = [0u8; 32];
+    // are written (and read), so a burst all in sets does not pay for a chunk of each.
+    let mut rest = [core::mem::MaybeUninit::<MacJob<'_>>::uninit(); CHUNK];
+    let mut rows = [0u8; CHUNK];
     let mut left = 0;
     for i in 0..n {
         if placed & (1 << i) != 0 {
@@ -350,7 +355,7 @@ unsafe fn tags32(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
     // SAFETY: the first `left` elements of `rest` were written above; `MaybeUninit<T>`
     // has `T`'s layout.
     let rest = unsafe { &*(&raw const rest[..left] as *const [MacJob<'_>]) };
-    let mut out = [[0u8; 16]; 32];
+    let mut out = [[0u8; 16]; CHUNK];
     if super::lanes::refilled_lanes_pay(rest, LONG) {
         // SAFETY: the features `IfmaLanes` needs, the caller's.
         unsafe { super::lanes::tags::<IfmaLanes>(rest, &mut out[..left]) };
@@ -373,8 +378,8 @@ unsafe fn tags32(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
 #[target_feature(enable = "avx512f,avx512ifma,avx512bw,avx512vl,avx2")]
 pub(crate) unsafe fn tags(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
     assert_eq!(jobs.len(), tags.len(), "a tag for every job");
-    for (jobs, tags) in jobs.chunks(32).zip(tags.chunks_mut(32)) {
+    for (jobs, tags) in jobs.chunks(CHUNK).zip(tags.chunks_mut(CHUNK)) {
         // SAFETY: the features, per the caller.
-        unsafe { tags32(jobs, tags) };
+        unsafe { chunk_tags(jobs, tags) };
     }
 }

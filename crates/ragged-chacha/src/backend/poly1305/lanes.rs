@@ -339,17 +339,18 @@ mod tests {
         }
     }
 
-    /// Random sets of 1 to 40 messages (AAD 0..=80 bytes, ciphertext 0..=4096, biased
-    /// to block edges; keys random, all-0xff or all-zero), more messages than lanes so
-    /// that lanes are refilled at every phase and run idle at the end; their shapes
-    /// (AAD and ciphertext lengths) drawn from one, two, three or many, so that the
-    /// sets of one shape in lockstep and the refilled lanes both run, side by side:
-    /// each backend's tags are RustCrypto's.
+    /// Random sets of 1 to 40 messages, one set in eight of up to 140 (more than one
+    /// IFMA chunk), with AAD 0..=80 bytes and ciphertext 0..=4096, biased to block
+    /// edges, and keys random, all-0xff or all-zero; more messages than lanes so that
+    /// lanes are refilled at every phase and run idle at the end; their shapes (AAD
+    /// and ciphertext lengths) drawn from one, two, three or many, so that the sets of
+    /// one shape in lockstep and the refilled lanes both run, side by side: each
+    /// backend's tags are RustCrypto's.
     #[test]
     fn every_backend_matches_the_reference() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for round in 0..240 {
-            let n = 1 + rng.below(40);
+            let n = 1 + rng.below(if round % 8 == 7 { 140 } else { 40 });
             let shapes: Vec<(usize, usize)> = (0..[1, 2, 3, 40][round % 4])
                 .map(|_| (rng.length(80), rng.length([600, 4096][round / 4 % 2])))
                 .collect();
