@@ -513,22 +513,12 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for SealJobs<'_, '_, V, I> {
         while self.next < self.items.len() {
             let i = self.next;
             self.next += 1;
-            let item = &mut self.items[i];
-            if !in_lanes(self.limit, item.len()) {
+            if !in_lanes(self.limit, self.items[i].len()) {
                 continue;
             }
-            item_words(&*item, self.key, words);
-            let buf = item.parts().2;
-            let ptr = buf.as_mut_ptr();
-            // SAFETY: `i < GROUP`: within `keys`.
-            let key = unsafe { self.keys.add(i) }.cast::<u8>();
-            let message = Job {
-                counter: 0,
-                input: ptr,
-                output: ptr,
-                len: buf.len(),
-                key,
-            };
+            // SAFETY: `i < GROUP`.
+            let message =
+                unsafe { key_and_message(&mut self.items[i], i, self.key, self.keys, words) };
             if self.fused {
                 return Some(message);
             }
@@ -547,10 +537,49 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for SealJobs<'_, '_, V, I> {
     }
 }
 
+/// The lane job of item `i` of a group, its key block and then its message in place:
+/// its state's words written to `words`, its key block to row `i` of `keys`.
+///
+/// # Safety
+/// `i < GROUP`, and `keys` points at `GROUP` writable rows.
+#[inline(always)]
+unsafe fn key_and_message<V: AeadVariant>(
+    item: &mut impl AeadItem<V>,
+    i: usize,
+    key: Option<&[u8; 32]>,
+    keys: *mut [u8; 64],
+    words: &mut [u32; 16],
+) -> Job {
+    item_words(&*item, key, words);
+    let buf = item.parts().2;
+    let ptr = buf.as_mut_ptr();
+    Job {
+        counter: 0,
+        input: ptr,
+        output: ptr,
+        len: buf.len(),
+        // SAFETY: `i < GROUP`: within `keys` (the caller's).
+        key: unsafe { keys.add(i) }.cast::<u8>(),
+    }
+}
+
 impl<V, I> Drop for SealJobs<'_, '_, V, I> {
     fn drop(&mut self) {
         wipe(&mut self.words);
     }
+}
+
+/// An item opened on the single-message path (its verdict; zeroed if it fails).
+fn open_single<V: AeadVariant>(
+    route: Route,
+    mac_route: MacRoute,
+    key: Option<&[u8; 32]>,
+    item: &mut impl AeadItem<V>,
+) -> Result<(), Error> {
+    let state = item_state(&*item, key);
+    let (_, aad, buf, tag) = item.parts();
+    let tag = *tag;
+    crate::aead::open_checked(route, mac_route, &state, aad, buf, &tag)
 }
 
 /// The AEAD seal of every item (after checking them all).
@@ -794,21 +823,12 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
         while self.next < self.items.len() {
             let i = self.next;
             self.next += 1;
-            let item = &mut self.items[i];
-            if !in_lanes(self.limit, item.len()) {
+            if !in_lanes(self.limit, self.items[i].len()) {
                 continue;
             }
-            item_words(&*item, self.key, words);
-            let buf = item.parts().2;
-            let ptr = buf.as_mut_ptr();
-            // SAFETY: `i < GROUP`: within `keys`.
-            let key = unsafe { self.keys.add(i) }.cast::<u8>();
-            return Some(Job {
-                counter: 0,
-                input: ptr,
-                output: ptr,
-                len: buf.len(),
-                key,
+            // SAFETY: `i < GROUP`.
+            return Some(unsafe {
+                key_and_message(&mut self.items[i], i, self.key, self.keys, words)
             });
         }
         None
@@ -906,10 +926,7 @@ fn open_items<V: AeadVariant>(
     for (group, verdicts) in items.chunks_mut(GROUP).zip(verdicts.chunks_mut(GROUP)) {
         let Some(limit) = aead_limit(route, group) else {
             for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
-                let state = item_state(&*item, key);
-                let (_, aad, buf, tag) = item.parts();
-                let tag = *tag;
-                *verdict = crate::aead::open_checked(route, mac_route, &state, aad, buf, &tag);
+                *verdict = open_single(route, mac_route, key, item);
                 if verdict.is_err() {
                     all = Err(Error::AuthenticationFailed);
                 }
@@ -937,10 +954,7 @@ fn open_items<V: AeadVariant>(
             unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
             for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
                 if !in_lanes(limit, item.len()) {
-                    let state = item_state(&*item, key);
-                    let (_, aad, buf, tag) = item.parts();
-                    let tag = *tag;
-                    *verdict = crate::aead::open_checked(route, mac_route, &state, aad, buf, &tag);
+                    *verdict = open_single(route, mac_route, key, item);
                 }
                 if verdict.is_err() {
                     all = Err(Error::AuthenticationFailed);
@@ -981,10 +995,7 @@ fn open_items<V: AeadVariant>(
                 let (_, _, buf, tag) = item.parts();
                 *verdict = tag_verdict(tags_equal(expected, tag), buf);
             } else {
-                let state = item_state(&*item, key);
-                let (_, aad, buf, tag) = item.parts();
-                let tag = *tag;
-                *verdict = crate::aead::open_checked(route, mac_route, &state, aad, buf, &tag);
+                *verdict = open_single(route, mac_route, key, item);
             }
             if verdict.is_err() {
                 all = Err(Error::AuthenticationFailed);

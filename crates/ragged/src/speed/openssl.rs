@@ -78,6 +78,22 @@ fn c_len(msg: &[u8]) -> c_int {
     c_int::try_from(msg.len()).expect("OpenSSL takes at most 2^31 - 1 bytes a call")
 }
 
+/// Re-sets the IV (or nonce) of a keyed context, for encryption or decryption: the
+/// init call with no cipher and no key, which reads only the IV. Whether it succeeded.
+///
+/// # Safety
+/// `ctx` is a live context keyed by [`context`]; `iv` points at the IV length its
+/// cipher takes (16 bytes for ChaCha20, 12 for ChaCha20-Poly1305).
+unsafe fn reset_iv(ctx: *mut ffi::EVP_CIPHER_CTX, iv: *const u8, encrypt: bool) -> bool {
+    let init = if encrypt {
+        ffi::EVP_EncryptInit_ex
+    } else {
+        ffi::EVP_DecryptInit_ex
+    };
+    // SAFETY: the caller's.
+    unsafe { init(ctx, ptr::null(), ptr::null_mut(), ptr::null(), iv) == 1 }
+}
+
 /// XORs the ChaCha20 keystream into `msg` in place on a [`Use::Keystream`] context:
 /// the IV (the 32-bit little-endian block counter, then the RFC 8439 nonce) re-set,
 /// then one update.
@@ -88,7 +104,7 @@ pub fn xor(ctx: &CipherCtx, iv: &[u8; 16], msg: &mut [u8]) {
     // no cipher and no key, `EVP_EncryptInit_ex` only reads the 16-byte IV; a stream
     // cipher writes exactly `len` bytes, here in place over `msg` (OpenSSL allows it).
     let ok = unsafe {
-        ffi::EVP_EncryptInit_ex(ctx, ptr::null(), ptr::null_mut(), ptr::null(), iv.as_ptr()) == 1
+        reset_iv(ctx, iv.as_ptr(), true)
             && ffi::EVP_EncryptUpdate(ctx, buf, &mut written, buf, len) == 1
     };
     assert!(ok && written == len, "OpenSSL ChaCha20 failed");
@@ -106,13 +122,7 @@ pub fn seal(ctx: &CipherCtx, nonce: &[u8; 12], msg: &mut [u8]) -> [u8; 16] {
     // place over `msg`; the final call may write up to a block into `tag` (16 bytes;
     // a stream AEAD writes none); GET_TAG copies 16 bytes into `tag`.
     let ok = unsafe {
-        ffi::EVP_EncryptInit_ex(
-            ctx,
-            ptr::null(),
-            ptr::null_mut(),
-            ptr::null(),
-            nonce.as_ptr(),
-        ) == 1
+        reset_iv(ctx, nonce.as_ptr(), true)
             && ffi::EVP_EncryptUpdate(ctx, buf, &mut written, buf, len) == 1
             && ffi::EVP_EncryptFinal_ex(ctx, tag.as_mut_ptr(), &mut fin) == 1
             && ffi::EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag.as_mut_ptr().cast())
@@ -137,13 +147,7 @@ pub fn open(ctx: &CipherCtx, nonce: &[u8; 12], msg: &mut [u8], tag: &[u8; 16]) -
     // `expected`; the update writes `len` bytes in place over `msg`; the final call
     // writes nothing for a stream AEAD (into `end`, 16 bytes).
     unsafe {
-        ffi::EVP_DecryptInit_ex(
-            ctx,
-            ptr::null(),
-            ptr::null_mut(),
-            ptr::null(),
-            nonce.as_ptr(),
-        ) == 1
+        reset_iv(ctx, nonce.as_ptr(), false)
             && ffi::EVP_CIPHER_CTX_ctrl(
                 ctx,
                 EVP_CTRL_AEAD_SET_TAG,
