@@ -628,7 +628,7 @@ fn seal_items<V: AeadVariant>(
         // SAFETY: the kernel wrote the key block of every item in the lanes.
         let tags = unsafe { mac_tags(mac_route, group, limit, keys, &mut tags) };
         // SAFETY: as above.
-        unsafe { wipe_keys(group, limit, keys) };
+        unsafe { wipe_lane_rows(group, limit, keys) };
         let mut computed = tags.iter();
         for item in group.iter_mut() {
             if in_lanes(limit, item.len()) {
@@ -692,15 +692,21 @@ unsafe fn mac_tags<'t, V: AeadVariant>(
     tags
 }
 
-/// Wipes the key blocks of `group`'s items in the lanes.
+/// Wipes the rows of `group`'s items in the lanes: their key blocks, or the states an
+/// opening kept.
 ///
 /// # Safety
-/// As for [`mac_tags`], writable.
-unsafe fn wipe_keys<V: AeadVariant>(group: &[impl AeadItem<V>], limit: usize, keys: *mut [u8; 64]) {
+/// `rows` points at `GROUP` writable rows, of which those of the items in the lanes
+/// are written.
+unsafe fn wipe_lane_rows<V: AeadVariant, E: Copy + Default, const N: usize>(
+    group: &[impl AeadItem<V>],
+    limit: usize,
+    rows: *mut [E; N],
+) {
     for (i, item) in group.iter().enumerate() {
         if in_lanes(limit, item.len()) {
             // SAFETY: a written row (the caller's).
-            wipe(unsafe { &mut *keys.add(i) });
+            wipe(unsafe { &mut *rows.add(i) });
         }
     }
 }
@@ -845,7 +851,7 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
         // SAFETY: as above.
         let tags = unsafe { mac_tags(self.mac_route, wave, self.limit, keys, &mut tags) };
         // SAFETY: as above.
-        unsafe { wipe_keys(wave, self.limit, keys) };
+        unsafe { wipe_lane_rows(wave, self.limit, keys) };
         // One verdict for the whole wave where every tag matched (declassifying no
         // more than the items' verdicts do), else one an item. Neither wipes a buffer
         // through a new borrow: the lanes still write the kept items through theirs.
@@ -987,7 +993,7 @@ fn open_items<V: AeadVariant>(
         // SAFETY: the kernel wrote the key block of every item in the lanes.
         let tags = unsafe { mac_tags(mac_route, group, limit, keys, &mut tags) };
         // SAFETY: as above.
-        unsafe { wipe_keys(group, limit, keys) };
+        unsafe { wipe_lane_rows(group, limit, keys) };
         let mut computed = tags.iter();
         for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
             if in_lanes(limit, item.len()) {
@@ -1017,12 +1023,8 @@ fn open_items<V: AeadVariant>(
         // 1..2^32.
         unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
         if !<V as Sealed>::CHEAP_WORDS {
-            for (i, item) in group.iter().enumerate() {
-                if in_lanes(limit, item.len()) {
-                    // SAFETY: a row the key pass wrote.
-                    wipe(unsafe { &mut *states.add(i) });
-                }
-            }
+            // SAFETY: the key pass wrote the states of the items in the lanes.
+            unsafe { wipe_lane_rows(group, limit, states) };
         }
     }
     all

@@ -145,21 +145,17 @@ impl Poly1305 {
     }
 }
 
-/// Whether two tags are equal, in constant time: compared as two 64-bit words with
-/// `subtle`'s word comparison. `subtle`'s byte-slice comparison makes each of the 16
-/// bytes a volatile round trip through the stack, one after the other.
+/// Whether two tags are equal, in constant time: their [`tag_difference`] compared
+/// with zero by `subtle`'s word comparison. `subtle`'s byte-slice comparison makes each
+/// of the 16 bytes a volatile round trip through the stack, one after the other.
 #[inline(always)]
 pub(crate) fn tags_equal(a: &[u8; TAG_LEN], b: &[u8; TAG_LEN]) -> Choice {
-    let word = |t: &[u8; TAG_LEN], i: usize| {
-        u64::from_le_bytes(t[8 * i..8 * i + 8].try_into().expect("8 bytes"))
-    };
-    word(a, 0).ct_eq(&word(b, 0)) & word(a, 1).ct_eq(&word(b, 1))
+    tag_difference(a, b).ct_eq(&0)
 }
 
-/// The bits in which two tags differ, folded into one word (zero if and only if they
-/// are equal), without a branch: many items' differences OR together into one
-/// comparison ([`tags_equal`]'s `Choice` goes through an optimisation barrier at
-/// every `&`).
+/// The bits in which two tags differ, folded into one 64-bit word (zero if and only if
+/// they are equal), without a branch: many items' differences OR together into one
+/// comparison.
 #[inline(always)]
 pub(crate) fn tag_difference(a: &[u8; TAG_LEN], b: &[u8; TAG_LEN]) -> u64 {
     let word = |t: &[u8; TAG_LEN], i: usize| {

@@ -150,13 +150,20 @@ pub fn run() -> Result<(), String> {
     ))
 }
 
+/// The lengths the backend cross-checks run: every one to 1100 and ragged large ones
+/// (among them a remainder of one, two and three row sets fused into a last 16-block
+/// batch or a key batch, and of two sets and a scalar block).
+fn checked_lengths() -> impl Iterator<Item = usize> {
+    (0..=1100).chain([1420, 1500, 1537, 1600, 1728, 1792, 2111, 4097])
+}
+
 /// Every length 0..=1100 plus ragged large ones (among them a remainder of one, two and
 /// three row sets fused into a last 16-block batch, and of two sets and a scalar
 /// block), this backend against the portable one.
 fn matches_portable(kind: CipherKind, backend: Backend) -> Result<(), String> {
     let key = [0x5c; 32];
     let nonce = vec![0xa3; kind.nonce_len()];
-    for len in (0..=1100).chain([1420, 1500, 1537, 1600, 1728, 1792, 2111, 4097]) {
+    for len in checked_lengths() {
         let data: Vec<u8> = (0..len).map(|i| (i * 31 + len) as u8).collect();
         let run = |b: Backend| {
             let mut out = vec![0u8; len];
@@ -204,7 +211,7 @@ fn aead_matches_portable(
         }
         Ok::<_, String>((buf, tag))
     };
-    for len in (0..=1100).chain([1420, 1500, 1537, 1600, 1728, 1792, 2111, 4097]) {
+    for len in checked_lengths() {
         let data: Vec<u8> = (0..len).map(|i| (i * 13 + len) as u8).collect();
         if seal(backend, mac, &data)? != seal(Backend::Portable, Poly1305Backend::Portable, &data)?
         {
