@@ -42,7 +42,8 @@ pub struct ChaCha<V: Variant> {
 impl<V: Variant> ChaCha<V> {
     /// The cipher for this key and nonce, at block 0, on the fastest backend the CPU has
     /// — and, on CPUs measured to run them faster there, calls shorter than a few
-    /// blocks on the portable path (the choice is made once per process).
+    /// blocks on a narrower path and long calls on another plan of the same
+    /// instruction set (the choice is made once per process).
     pub fn new(key: &[u8; 32], nonce: &V::Nonce) -> Self {
         ChaCha {
             state: <V as Sealed>::state(key, nonce.as_ref()),
@@ -85,9 +86,16 @@ impl<V: Variant> ChaCha<V> {
     }
 
     /// The backend this cipher runs on (a detected one may leave short calls to the
-    /// portable path; see [`ChaCha::new`]).
+    /// portable path, and long ones to another plan; see [`ChaCha::new`] and
+    /// [`ChaCha::backend_for`]).
     pub fn backend(&self) -> Backend {
         self.route.backend()
+    }
+
+    /// The backend a call of `len` bytes runs on: [`ChaCha::backend`], or where this
+    /// core's measured crossovers say so, a faster one for short or long calls.
+    pub fn backend_for(&self, len: usize) -> Backend {
+        self.route.xor_backend(len)
     }
 
     /// XORs the keystream into `buf` in place.

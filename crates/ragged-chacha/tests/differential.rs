@@ -125,6 +125,36 @@ fn every_backend_every_cipher_against_portable_and_rustcrypto() {
     }
 }
 
+/// Every block count from 32 to 130, each as a whole number of blocks and one byte
+/// less and more: the long messages whose batches a plan spreads over its batch
+/// shapes (the wide bulk splits 45 blocks and more evenly over fused batches of 17–28
+/// blocks, so each count ends its message in a different one).
+fn long_lengths() -> impl Iterator<Item = usize> {
+    (32..=130).flat_map(|blocks: usize| [64 * blocks - 1, 64 * blocks, 64 * blocks + 1])
+}
+
+#[test]
+fn every_backend_every_long_block_count() {
+    let kind = CipherKind::ChaCha20;
+    let (key, nonce) = key_nonce(kind, 5);
+    for len in long_lengths() {
+        let data = bytes(len as u64 ^ 0x55, len);
+        let expected = reference(kind, &key, &nonce, 0, &data);
+        for backend in Backend::available() {
+            assert_eq!(
+                out_of_place(kind, backend, &key, &nonce, &data, 3, 0),
+                expected,
+                "{backend:?} len {len}"
+            );
+            assert_eq!(
+                in_place(kind, backend, &key, &nonce, &data, 1),
+                expected,
+                "{backend:?} in place len {len}"
+            );
+        }
+    }
+}
+
 #[test]
 fn every_backend_every_start_block_within_a_batch() {
     // Start counters that put the 32-bit boundary of the 64-bit variants inside a

@@ -26,9 +26,17 @@ pub fn run() -> Result<(), String> {
     writeln!(out, "features    {}", features().join(" "))?;
     let available: Vec<_> = Backend::available().map(|b| b.name()).collect();
     let compiled: Vec<_> = Backend::all().iter().map(|b| b.name()).collect();
+    // A new cipher's route may run long messages on another plan of the detected
+    // instruction set, by this core's row in the library's table.
+    let routed = ragged_chacha::ChaCha20::new(&[0; 32], &[0; 12]).backend_for(1 << 20);
+    let long = if routed == Backend::detect() {
+        String::new()
+    } else {
+        format!("long messages on {} on this core; ", routed.name())
+    };
     writeln!(
         out,
-        "chacha      backend {} (available: {}; compiled: {})",
+        "chacha      backend {} ({long}available: {}; compiled: {})",
         Backend::detect().name(),
         available.join(", "),
         compiled.join(", ")

@@ -20,12 +20,15 @@ use super::generic::Absorb;
 use super::poly1305::{MacState, Poly1305Backend};
 use crate::state::State;
 
-/// A backend, and the one that runs messages shorter than the crossovers instead.
+/// A backend, the one that runs messages shorter than the crossovers instead, and the
+/// one that runs long messages (from [`LONG_FROM`] bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Route {
     backend: Backend,
     /// The backend for short messages (available, like `backend`).
     short: Backend,
+    /// The backend for long messages (available, like `backend`).
+    long: Backend,
     /// Keystream calls shorter than this many bytes run on `short`.
     xor_short_below: u16,
     /// AEAD messages shorter than this many bytes are sealed and opened on `short`.
@@ -51,15 +54,16 @@ impl Route {
     }
 
     /// The route in 32 bits, never 0: the backend's index in `Backend::all()` plus one
-    /// (4 bits), the short backend's index (4 bits), then the two crossovers (12 bits
-    /// each: the table's are below [`MAX_CROSSOVER`]).
+    /// (4 bits), the short and long backends' indices (4 bits each), then the two
+    /// crossovers (10 bits each: the table's are at most [`MAX_CROSSOVER`]).
     fn pack(self) -> u32 {
         let index = |b: Backend| Backend::all().iter().position(|&a| a == b).unwrap_or(0) as u32;
         let crossover = |c: u16| u32::from(c.min(MAX_CROSSOVER));
         (index(self.backend) + 1)
             | index(self.short) << 4
-            | crossover(self.xor_short_below) << 8
-            | crossover(self.aead_short_below) << 20
+            | index(self.long) << 8
+            | crossover(self.xor_short_below) << 12
+            | crossover(self.aead_short_below) << 22
     }
 
     /// The route [`Route::pack`] made `packed` of.
@@ -69,25 +73,31 @@ impl Route {
         Route {
             backend: all[index((packed & 0xf).wrapping_sub(1))],
             short: all[index(packed >> 4)],
-            xor_short_below: ((packed >> 8) as u16) & MAX_CROSSOVER,
-            aead_short_below: ((packed >> 20) as u16) & MAX_CROSSOVER,
+            long: all[index(packed >> 8)],
+            xor_short_below: ((packed >> 12) as u16) & MAX_CROSSOVER,
+            aead_short_below: ((packed >> 22) as u16) & MAX_CROSSOVER,
         }
     }
 
     /// The detected route, from the CPU and the table.
     #[cold]
     fn work_out() -> Route {
-        let backend = Backend::detect();
+        let detected = Backend::detect();
         match table(Core::this()).chacha {
-            Some((measured, short, xor, aead)) if measured == backend && short.is_available() => {
+            Some(row)
+                if row.measured == detected
+                    && row.long.is_available()
+                    && row.short.is_available() =>
+            {
                 Route {
-                    backend,
-                    short,
-                    xor_short_below: xor,
-                    aead_short_below: aead,
+                    backend: detected,
+                    short: row.short,
+                    long: row.long,
+                    xor_short_below: row.xor_short_below,
+                    aead_short_below: row.aead_short_below,
                 }
             }
-            _ => Route::pinned(backend),
+            _ => Route::pinned(detected),
         }
     }
 
@@ -97,15 +107,41 @@ impl Route {
         Route {
             backend,
             short: backend,
+            long: backend,
             xor_short_below: 0,
             aead_short_below: 0,
         }
     }
 
-    /// The backend that runs the lengths above the crossovers.
+    /// The backend that runs the lengths between the crossovers and [`LONG_FROM`],
+    /// and the bursts.
     #[inline]
     pub(crate) fn backend(self) -> Backend {
         self.backend
+    }
+
+    /// The backend a keystream call of `len` bytes runs on.
+    #[inline]
+    pub(crate) fn xor_backend(self, len: usize) -> Backend {
+        if len < usize::from(self.xor_short_below) {
+            self.short
+        } else if len >= LONG_FROM {
+            self.long
+        } else {
+            self.backend
+        }
+    }
+
+    /// The backend an AEAD message of `len` bytes is sealed and opened on.
+    #[inline]
+    pub(crate) fn aead_backend(self, len: usize) -> Backend {
+        if len < usize::from(self.aead_short_below) {
+            self.short
+        } else if len >= LONG_FROM {
+            self.long
+        } else {
+            self.backend
+        }
     }
 
     /// [`Backend::xor_keystream`] on the path for `len`.
@@ -121,14 +157,11 @@ impl Route {
         output: *mut u8,
         len: usize,
     ) {
-        // SAFETY: forwarded; `short` was checked available when the route was made.
+        // SAFETY: forwarded; `short` and `long` were checked available when the route
+        // was made.
         unsafe {
-            if len < usize::from(self.xor_short_below) {
-                self.short.xor_keystream(state, counter, input, output, len)
-            } else {
-                self.backend
-                    .xor_keystream(state, counter, input, output, len)
-            }
+            self.xor_backend(len)
+                .xor_keystream(state, counter, input, output, len)
         }
     }
 
@@ -145,14 +178,9 @@ impl Route {
         len: usize,
         mac: &mut A,
     ) {
-        // SAFETY: forwarded; `short` was checked available when the route was made.
-        unsafe {
-            if len < usize::from(self.aead_short_below) {
-                self.short.seal(state, input, output, len, mac)
-            } else {
-                self.backend.seal(state, input, output, len, mac)
-            }
-        }
+        // SAFETY: forwarded; `short` and `long` were checked available when the route
+        // was made.
+        unsafe { self.aead_backend(len).seal(state, input, output, len, mac) }
     }
 
     /// [`Backend::open`] on the path for `len`.
@@ -168,14 +196,9 @@ impl Route {
         len: usize,
         mac: &mut A,
     ) {
-        // SAFETY: forwarded; `short` was checked available when the route was made.
-        unsafe {
-            if len < usize::from(self.aead_short_below) {
-                self.short.open(state, input, output, len, mac)
-            } else {
-                self.backend.open(state, input, output, len, mac)
-            }
-        }
+        // SAFETY: forwarded; `short` and `long` were checked available when the route
+        // was made.
+        unsafe { self.aead_backend(len).open(state, input, output, len, mac) }
     }
 }
 
@@ -231,33 +254,68 @@ impl MacRoute {
 }
 
 /// The largest crossover a table row may name (the detected route is cached in 32
-/// bits, 12 for each crossover).
-const MAX_CROSSOVER: u16 = 0xfff;
+/// bits, 10 for each crossover).
+const MAX_CROSSOVER: u16 = 0x3ff;
 
-/// One measured core's crossovers; `None` where its row keeps the backend's own.
+/// Messages from this many bytes on run on a route's `long` backend. The one long
+/// backend, [`Backend::Avx512Wide`], runs shorter messages exactly as `Avx512` does
+/// (its plan differs from 44 blocks and a byte, 43 and a byte with an AEAD's key
+/// block), but its larger code measured a few percent slower at them.
+const LONG_FROM: usize = 64 * 43 + 1;
+
+/// One measured core's choices; `None` where its row keeps the backend's own.
 struct Row {
-    /// ChaCha: the backend measured, the backend for short messages, and the lengths
-    /// (keystream, AEAD) in bytes below which that one runs instead.
-    chacha: Option<(Backend, Backend, u16, u16)>,
+    /// ChaCha.
+    chacha: Option<ChaChaRow>,
     /// Poly1305: the backend measured, and the run length in blocks from which it
     /// takes runs.
     mac: Option<(Poly1305Backend, u16)>,
 }
 
+/// A core's ChaCha paths, measured against the backend [`Backend::detect`] gives
+/// there.
+struct ChaChaRow {
+    /// The backend detection picks on the core; the row applies only where it still
+    /// does.
+    measured: Backend,
+    /// The backend for messages from [`LONG_FROM`] bytes (`measured`, or a different
+    /// plan of the same instruction set).
+    long: Backend,
+    /// The backend for short messages.
+    short: Backend,
+    /// Keystream calls shorter than this many bytes run on `short`.
+    xor_short_below: u16,
+    /// AEAD messages shorter than this many bytes run on `short`.
+    aead_short_below: u16,
+}
+
 /// The crossovers of each measured core: where the AVX-512 row form's fixed cost loses
 /// to a narrower backend (Zen 4: AVX2's 128-bit row form, cf8dd37; Zen 5: the scalar
-/// block, from issue 19's figures) and where a SIMD Poly1305 setup loses to the portable
-/// code (no row now: Zen 4's IFMA row, 8ce1735, went when the IFMA setup got cheaper
-/// and the backend's own threshold came down to AVX2's). The figures are in
-/// docs/tuning.md.
+/// block, 8ce1735), where long messages run faster in the wide bulk plan (Zen 5, whose
+/// 16-lane rounds alone leave the vector pipes idle) and where a SIMD Poly1305 setup
+/// loses to the portable code (no row now: Zen 4's IFMA row, 8ce1735, went when the
+/// IFMA setup got cheaper and the backend's own threshold came down to AVX2's). The
+/// figures are in docs/tuning.md.
 fn table(core: Core) -> Row {
     match core {
         Core::Zen4 => Row {
-            chacha: Some((Backend::Avx512, Backend::Avx2, 129, 320)),
+            chacha: Some(ChaChaRow {
+                measured: Backend::Avx512,
+                long: Backend::Avx512,
+                short: Backend::Avx2,
+                xor_short_below: 129,
+                aead_short_below: 320,
+            }),
             mac: None,
         },
         Core::Zen5 => Row {
-            chacha: Some((Backend::Avx512, Backend::Portable, 65, 0)),
+            chacha: Some(ChaChaRow {
+                measured: Backend::Avx512,
+                long: Backend::Avx512Wide,
+                short: Backend::Portable,
+                xor_short_below: 65,
+                aead_short_below: 0,
+            }),
             mac: None,
         },
         Core::Other => Row {
@@ -390,18 +448,24 @@ mod tests {
     fn a_packed_route_unpacks_to_itself() {
         for backend in Backend::available() {
             for short in Backend::available() {
-                let route = Route {
-                    backend,
-                    short,
-                    xor_short_below: 129,
-                    aead_short_below: MAX_CROSSOVER,
-                };
-                assert_eq!(Route::unpack(route.pack()), route);
+                for long in Backend::available() {
+                    let route = Route {
+                        backend,
+                        short,
+                        long,
+                        xor_short_below: 129,
+                        aead_short_below: MAX_CROSSOVER,
+                    };
+                    assert_eq!(Route::unpack(route.pack()), route);
+                }
             }
         }
         for core in [Core::Other, Core::Zen4, Core::Zen5] {
-            if let Some((_, _, xor, aead)) = table(core).chacha {
-                assert!(xor <= MAX_CROSSOVER && aead <= MAX_CROSSOVER, "{core:?}");
+            if let Some(row) = table(core).chacha {
+                assert!(
+                    row.xor_short_below <= MAX_CROSSOVER && row.aead_short_below <= MAX_CROSSOVER,
+                    "{core:?}"
+                );
             }
         }
         assert_eq!(Route::detect(), Route::work_out());
@@ -413,9 +477,18 @@ mod tests {
         for backend in Backend::available() {
             let route = Route::pinned(backend);
             assert_eq!(
-                (route.short, route.xor_short_below, route.aead_short_below),
-                (backend, 0, 0)
+                (
+                    route.short,
+                    route.long,
+                    route.xor_short_below,
+                    route.aead_short_below
+                ),
+                (backend, backend, 0, 0)
             );
+            for len in [0, 64, LONG_FROM - 1, LONG_FROM, 1 << 20] {
+                assert_eq!(route.xor_backend(len), backend);
+                assert_eq!(route.aead_backend(len), backend);
+            }
         }
         for backend in Poly1305Backend::available() {
             assert_eq!(MacRoute::pinned(backend).simd_from, 0);
@@ -425,18 +498,21 @@ mod tests {
     #[test]
     fn detected_routes_follow_this_cpus_row() {
         let route = Route::detect();
-        assert_eq!(route.backend(), Backend::detect());
         let row = table(Core::this());
         match row.chacha {
-            Some((measured, short, xor, aead))
-                if measured == route.backend() && short.is_available() =>
-            {
+            Some(row) if row.measured == Backend::detect() && row.short.is_available() => {
                 assert_eq!(
-                    (route.short, route.xor_short_below, route.aead_short_below),
-                    (short, xor, aead)
+                    route,
+                    Route {
+                        backend: Backend::detect(),
+                        short: row.short,
+                        long: row.long,
+                        xor_short_below: row.xor_short_below,
+                        aead_short_below: row.aead_short_below,
+                    }
                 )
             }
-            _ => assert_eq!(route, Route::pinned(route.backend())),
+            _ => assert_eq!(route, Route::pinned(Backend::detect())),
         }
         let mac = MacRoute::detect();
         assert_eq!(mac.backend(), Poly1305Backend::detect());
@@ -449,16 +525,17 @@ mod tests {
     }
 
     /// Keystream and AEAD through `routed` equal the same through `pinned`, for every
-    /// length up to 400 bytes (on both sides of the crossovers).
+    /// length up to 400 bytes (on both sides of the crossovers) and around
+    /// [`LONG_FROM`] and the wide bulk's first lengths.
     fn same_output(routed: Route, mac: MacRoute, pinned: Route) {
         use crate::poly1305::AeadMac;
         use crate::variant::Ietf;
         use crate::variant::sealed::Sealed;
         let state = <Ietf<20> as Sealed>::state(&[0x42; 32], &[7; 12]);
-        let message: [u8; 400] = core::array::from_fn(|i| (i * 31 + 5) as u8);
-        for len in 0..=400 {
+        let message: [u8; 3000] = core::array::from_fn(|i| (i * 31 + 5) as u8);
+        for len in (0..=400).chain([LONG_FROM - 1, LONG_FROM, 2816, 2817, 2880, 3000]) {
             let (mut a, mut b) = (message, message);
-            // SAFETY: in place over `len <= 400` bytes of our own buffers; both
+            // SAFETY: in place over `len <= 3000` bytes of our own buffers; both
             // backends passed `is_available`.
             unsafe {
                 routed.xor_keystream(&state, 3, a.as_ptr(), a.as_mut_ptr(), len);
@@ -470,7 +547,7 @@ mod tests {
                 AeadMac::new(b"aad", mac),
                 AeadMac::new(b"aad", MacRoute::pinned(Poly1305Backend::Portable)),
             );
-            // SAFETY: as above; a message of at most 400 bytes is within the counter.
+            // SAFETY: as above; a message of at most 3000 bytes is within the counter.
             unsafe {
                 routed.seal(&state, a.as_ptr(), a.as_mut_ptr(), len, &mut mac_a);
                 pinned.seal(&state, b.as_ptr(), b.as_mut_ptr(), len, &mut mac_b);
@@ -491,6 +568,7 @@ mod tests {
                 let routed = Route {
                     backend,
                     short,
+                    long: short,
                     xor_short_below: 193,
                     aead_short_below: 129,
                 };

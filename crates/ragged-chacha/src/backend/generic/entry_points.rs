@@ -5,9 +5,14 @@
 /// Defines one backend's entry points, the same four every backend exports
 /// (`<name>::xor_keystream`, `<name>::seal`, `<name>::open`, `<name>::xor_burst`): the generic kernel
 /// instantiated with the given lane types (wide, middle, narrow vertical; row form)
-/// under `target_feature`. The lane types must be in scope where it is invoked.
+/// and bulk plan (`wide_bulk`: every batch of a long message fused with row sets,
+/// [`generic::xor_keystream_rows`]) under `target_feature`. The lane types must be in
+/// scope where it is invoked.
 macro_rules! entry_points {
-    ($(#[$doc:meta])* $name:ident, $features:literal, $wide:ty, $mid:ty, $narrow:ty, $rows:ty) => {
+    (
+        $(#[$doc:meta])* $name:ident, $features:literal, $wide:ty, $mid:ty, $narrow:ty, $rows:ty,
+        wide_bulk: $bulk:literal
+    ) => {
         $(#[$doc])*
         pub(crate) mod $name {
             use super::*;
@@ -30,7 +35,7 @@ macro_rules! entry_points {
                 // SAFETY: the lane types need only the features enabled for this
                 // function; the pointer contract is forwarded.
                 unsafe {
-                    generic::xor_keystream_rows::<$wide, $mid, $narrow, $rows>(
+                    generic::xor_keystream_rows::<$wide, $mid, $narrow, $rows, $bulk>(
                         state, counter, input, output, len,
                     )
                 }
@@ -50,7 +55,7 @@ macro_rules! entry_points {
                 mac: &mut A,
             ) {
                 // SAFETY: as for `xor_keystream`.
-                unsafe { generic::seal::<$wide, $rows, A>(state, input, output, len, mac) }
+                unsafe { generic::seal::<$wide, $rows, A, $bulk>(state, input, output, len, mac) }
             }
 
             /// The AEAD open ([`generic::open`]) on this backend.
@@ -66,7 +71,7 @@ macro_rules! entry_points {
                 mac: &mut A,
             ) {
                 // SAFETY: as for `xor_keystream`.
-                unsafe { generic::open::<$wide, $rows, A>(state, input, output, len, mac) }
+                unsafe { generic::open::<$wide, $rows, A, $bulk>(state, input, output, len, mac) }
             }
 
             /// The burst kernel ([`generic::xor_burst`]) on this backend: the wide

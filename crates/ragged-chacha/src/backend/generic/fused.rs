@@ -85,7 +85,13 @@ impl<R: Rows, const SETS: usize, const SCALAR: bool, E: BatchExtras> BatchExtras
 /// As for [`fused_batch`], with `len - vertical <= 64 * (SETS * H::ROW_BLOCKS +
 /// SCALAR)`.
 #[inline(always)]
-unsafe fn fused_sets<W: Lanes, H: Rows, const SETS: usize, const SCALAR: bool, E: BatchExtras>(
+pub(super) unsafe fn fused_sets<
+    W: Lanes,
+    H: Rows,
+    const SETS: usize,
+    const SCALAR: bool,
+    E: BatchExtras,
+>(
     state: &State,
     counter: u64,
     input: *const u8,

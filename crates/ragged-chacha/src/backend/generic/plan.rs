@@ -14,7 +14,7 @@
 //! No double round at all (a 0-round variant) goes to [`no_rounds`] before any batch.
 
 #[cfg(lane_simd)]
-use super::fused::{fused_batch, max_fused_blocks};
+use super::fused::{fused_batch, fused_sets, max_fused_blocks};
 use super::lanes::Lanes;
 #[cfg(lane_simd)]
 use super::lanes::Rows;
@@ -81,7 +81,7 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 ) {
     // SAFETY: forwarded; the remainder gets exactly its own range and counter.
     unsafe {
-        let (counter, done) = full_batches::<W>(state, counter, input, output, len, 0);
+        let (counter, done) = full_batches::<W>(state, counter, input, output, len, 0, 0);
         if len > done {
             let (i, o) = (input.add(done), output.add(done));
             vertical_rest::<W, M, N, _>(state, counter, i, o, len - done, done, &mut ())
@@ -92,7 +92,8 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 /// As [`xor_keystream`], with a remainder of up to `MAX_ROW_SETS * H::ROW_BLOCKS`
 /// blocks done in the row form (one to three interleaved sets), which is faster for a
 /// few blocks; with [`Schedule::FUSE_REMAINDER`], inside the last full batch's round
-/// loop where there is one.
+/// loop where there is one. With `WIDE` (the wide bulk, [`wide_batches`]) every batch
+/// of a long message is such a fused batch.
 ///
 /// [`Schedule::FUSE_REMAINDER`]: crate::backend::schedule::Schedule::FUSE_REMAINDER
 ///
@@ -100,7 +101,7 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 /// As for [`xor_keystream`], and the CPU has the features of `H`.
 #[cfg(lane_simd)]
 #[inline(always)]
-pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
+pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows, const WIDE: bool>(
     state: &State,
     counter: u64,
     input: *const u8,
@@ -116,7 +117,12 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
     // (the fused batch: the last full batch and the remainder after it).
     // (No closures here: they would not inherit the caller's target features.)
     unsafe {
-        let (counter, done) = full_batches::<W>(state, counter, input, output, len, fuse);
+        let (counter, start) = if WIDE && W::FUSE_REMAINDER && state.double_rounds != 0 {
+            wide_batches::<W, H>(state, counter, input, output, len)
+        } else {
+            (counter, 0)
+        };
+        let (counter, done) = full_batches::<W>(state, counter, input, output, len, fuse, start);
         // (`W::FUSE_REMAINDER` first: the compiler cannot tell that without it
         // `full_batches` never leaves more than a batch, and would emit the fused
         // batch's code anyway.)
@@ -128,6 +134,88 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows>(
             one_batch::<W, M, N, H, _>(state, counter, i, o, len - done, done, &mut ());
         }
     }
+}
+
+/// The wide bulk: a long message as fused batches, each a full vertical batch of `W`
+/// with up to `MAX_ROW_SETS` row sets of `H` beside its rounds, for cores whose
+/// vertical rounds alone leave the vector pipes idle (their dependency chains are too
+/// long for the operations' latency), so that the sets' work is nearly free, while a
+/// batch of its own — row sets alone above all — costs nearly a whole batch. Runs
+/// whole wide batches while [`wide_pays`], and leaves the last two or three batches
+/// to the plan. (One shape, three row sets, keeps the loop to one copy of the
+/// rounds.) Returns the counter and byte offset of what it leaves.
+///
+/// # Safety
+/// As for [`xor_keystream_rows`]; the state has at least one double round.
+#[cfg(lane_simd)]
+#[inline(always)]
+unsafe fn wide_batches<W: Lanes, H: Rows>(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+) -> (u64, usize) {
+    let (mut counter, mut done) = (counter, 0);
+    // SAFETY: each wide batch covers whole blocks from `done` with more than
+    // `W::BLOCKS` blocks of the message after it (`wide_pays`), the `done` bytes before
+    // it in the same message, and its own counters.
+    unsafe {
+        while wide_pays::<W, H>((len - done).div_ceil(64)) {
+            wide_batch::<W, H>(state, &mut counter, input, output, &mut done);
+        }
+    }
+    (counter, done)
+}
+
+/// Whether a message of `blocks` blocks (more to come after them) takes fewer
+/// batches starting with a whole wide batch (`W::BLOCKS + max_fused_blocks` blocks,
+/// the most a fused batch holds) than in the plan's own full batches and fused last
+/// one. Where the counts are equal the plan runs them: fused batches with few blocks
+/// beside them measured slower than plain and ninth-block ones. Where it holds, the
+/// message has more than `2 * W::BLOCKS + max_fused_blocks` blocks: more than
+/// `W::BLOCKS` are left after the wide batch.
+#[cfg(lane_simd)]
+#[inline(always)]
+pub(super) fn wide_pays<W: Lanes, H: Rows>(blocks: usize) -> bool {
+    let most = W::BLOCKS + max_fused_blocks::<H>();
+    let wide = blocks.div_ceil(most);
+    let plain = 1 + blocks.saturating_sub(most).div_ceil(W::BLOCKS);
+    wide > 1 && wide < plain
+}
+
+/// One wide batch of [`wide_batches`]: `W::BLOCKS + max_fused_blocks` whole blocks
+/// from byte `done` and block `counter`, both moved past it, the vertical batch
+/// with `MAX_ROW_SETS` row sets beside it. (A function, not a closure, so that it
+/// inherits the caller's target features.)
+///
+/// # Safety
+/// As for [`fused_sets`] over those bytes from `done`.
+#[cfg(lane_simd)]
+#[inline(always)]
+unsafe fn wide_batch<W: Lanes, H: Rows>(
+    state: &State,
+    counter: &mut u64,
+    input: *const u8,
+    output: *mut u8,
+    done: &mut usize,
+) {
+    let blocks = W::BLOCKS + max_fused_blocks::<H>();
+    // SAFETY: forwarded.
+    unsafe {
+        let (i, o) = (input.add(*done), output.add(*done));
+        fused_sets::<W, H, MAX_ROW_SETS, false, _>(
+            state,
+            *counter,
+            i,
+            o,
+            64 * blocks,
+            *done,
+            &mut (),
+        );
+    }
+    *done += 64 * blocks;
+    *counter = counter.wrapping_add(blocks as u64);
 }
 
 /// The keystream of a state with no double round at all (a 0-round variant): the
@@ -181,8 +269,8 @@ fn ninth_block_batches(blocks: usize, len: usize) -> usize {
     first + blocks * ((whole - (blocks + 1) * first) / (blocks * (blocks + 1)))
 }
 
-/// Runs full batches of `W` (with [`Schedule::NINTH_BLOCK`], nine-block ones first) while
-/// a whole batch remains; returns the counter and byte offset of the remainder
+/// Runs full batches of `W` (with [`Schedule::NINTH_BLOCK`], nine-block ones first) from
+/// byte `start` while a whole batch remains; returns the counter and byte offset of the remainder
 /// (`0 <= len - offset < 64 * W::BLOCKS`; with no double round, [`no_rounds`] takes
 /// what the nine-block batches leave, and the offset is `len`). With a remainder of
 /// at most `fuse` bytes after at least one full batch, it leaves the last full batch
@@ -202,16 +290,17 @@ unsafe fn full_batches<W: Lanes>(
     output: *mut u8,
     len: usize,
     fuse: usize,
+    start: usize,
 ) -> (u64, usize) {
     let wide = 64 * W::BLOCKS;
-    let mut done = 0;
+    let mut done = start;
     let mut counter = counter;
     // SAFETY: each batch covers `input/output[done..done + wide]` with
     // `done + wide <= len` (a nine-block one `done + nine <= len`), and the `done` bytes
     // before it belong to the same message; `no_rounds` gets the rest of the message.
     unsafe {
         if W::NINTH_BLOCK {
-            for _ in 0..ninth_block_batches(W::BLOCKS, len) {
+            for _ in 0..ninth_block_batches(W::BLOCKS, len - start) {
                 batch_nine::<W>(state, counter, input.add(done), output.add(done));
                 done += 64 * (W::BLOCKS + 1);
                 counter = counter.wrapping_add(W::BLOCKS as u64 + 1);
