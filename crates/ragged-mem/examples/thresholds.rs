@@ -156,7 +156,10 @@ fn main() {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         let f = ragged_mem::strategy::x86_64_features();
-        println!("cpu: avx2 {} erms {} fsrm {}", f.avx2, f.erms, f.fsrm);
+        println!(
+            "cpu: avx2 {} avx512 {} zen5 {} erms {} fsrm {}",
+            f.avx2, f.avx512, f.zen5, f.erms, f.fsrm
+        );
         println!(
             "current thresholds: rep movsb from {} B, non-temporal from {} B",
             ragged_mem::strategy::REP_MOVSB_MIN,
@@ -280,8 +283,8 @@ fn main() {
             }
         }
         "avx512" => {
-            // The AVX-512 shapes (masked or overlapping ends) against the AVX2
-            // dispatch, the dispatcher and the library.
+            // The two AVX-512 entries (other cores' and Zen 5's) against the AVX2
+            // dispatch, `rep movsb`, the dispatcher and the library.
             let imps: Vec<Imp> = [ragged()]
                 .into_iter()
                 .chain(
@@ -326,12 +329,17 @@ fn main() {
         _ => {
             // The non-temporal kernel runs last: its stores leave the destination out
             // of the cache, which slowed whichever implementation came next.
-            let imps: Vec<Imp> = [Kernel::Auto, Kernel::Avx2, Kernel::RepMovsb]
-                .into_iter()
-                .filter_map(kernel)
-                .chain([glibc()])
-                .chain(kernel(Kernel::NonTemporalAvx2))
-                .collect();
+            let imps: Vec<Imp> = [
+                Kernel::Auto,
+                Kernel::Avx2,
+                Kernel::Avx512Zmm,
+                Kernel::RepMovsb,
+            ]
+            .into_iter()
+            .filter_map(kernel)
+            .chain([glibc()])
+            .chain(kernel(Kernel::NonTemporalAvx2))
+            .collect();
             let sizes: Vec<usize> = match std::env::args().nth(2) {
                 Some(list) => list
                     .split(',')

@@ -67,6 +67,11 @@ pub const REP_MOVSB_MIN: usize = crate::x86_64::REP_MOVSB_MIN;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub const NONTEMPORAL_MIN: usize = crate::x86_64::NONTEMPORAL_MIN;
 
+/// x86-64, on a Zen 5: the size above which a non-overlapping copy uses `rep movsb`
+/// instead of the 64-byte loop (up to [`NONTEMPORAL_MIN`]).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub const ZEN5_LOOP_MAX: usize = crate::x86_64::ZEN5_LOOP_MAX;
+
 /// What the one runtime check found on this x86-64 CPU.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +84,9 @@ pub struct X86Features {
     pub erms: bool,
     /// Fast short `rep movsb`.
     pub fsrm: bool,
+    /// An AMD Zen 5 (family 1Ah) with AVX-512: the copy's AVX-512 path uses 64-byte
+    /// vectors above 128 bytes, and `rep movsb` above [`ZEN5_LOOP_MAX`].
+    pub zen5: bool,
 }
 
 /// The cached result of the runtime CPU check.
@@ -91,6 +99,7 @@ pub fn x86_64_features() -> X86Features {
         avx512: f & cpu::AVX512 != 0,
         erms: f & cpu::ERMS != 0,
         fsrm: f & cpu::FSRM != 0,
+        zen5: f & cpu::ZEN5 != 0,
     }
 }
 
@@ -117,12 +126,14 @@ pub enum Kernel {
     Sse2,
     /// x86-64: 32-byte AVX2 vectors above 32 bytes.
     Avx2,
-    /// x86-64: the AVX-512 copy as the dispatcher uses it (AVX-512F, AVX-512BW, BMI2):
-    /// two overlapping 64-byte vectors at 65–128 bytes, AVX2 vectors above.
+    /// x86-64: the AVX-512 copy as the dispatcher uses it on every AVX-512 core but
+    /// Zen 5 (AVX-512F, AVX-512BW, BMI2): two overlapping 64-byte vectors at 65–128
+    /// bytes, AVX2 vectors above.
     Avx512,
-    /// x86-64: 64-byte AVX-512 vectors at every size above 64 bytes: two overlapping
-    /// up to 128, eight overlapping up to 512, then the loop with masked ends (not the dispatcher's choice, 0b9182b; kept to re-measure on cores with
-    /// full-width AVX-512).
+    /// x86-64: the dispatcher's copy on a Zen 5, runnable on any AVX-512 CPU: 64-byte
+    /// vectors above 64 bytes (up to eight overlapping, then the loop with masked
+    /// ends), `rep movsb` for large copies and for moves down by a large distance,
+    /// non-temporal stores when very large.
     Avx512Zmm,
     /// x86-64: `rep movsb` on a 64-byte aligned destination at every size (memmove:
     /// when copying upwards is safe).
@@ -239,12 +250,9 @@ impl Kernel {
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx2 => crate::x86_64::copy_forward_avx2(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::Avx512 => crate::x86_64::copy_avx512::<
-                    { crate::x86_64::AVX512_ZMM_ABOVE_128 },
-                    true,
-                >(dst, src, n),
+                Kernel::Avx512 => crate::x86_64::copy_avx512::<false, true>(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::Avx512Zmm => crate::x86_64::copy_avx512::<true, true>(dst, src, n),
+                Kernel::Avx512Zmm => crate::x86_64::memcpy_zen5(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::RepMovsb => crate::x86_64::copy_rep_movsb(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -313,15 +321,16 @@ impl Kernel {
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx512 => {
-                    const ZMM: bool = crate::x86_64::AVX512_ZMM_ABOVE_128;
                     if upward {
-                        crate::x86_64::copy_avx512::<ZMM, true>(dst, src, n)
+                        crate::x86_64::copy_avx512::<false, true>(dst, src, n)
                     } else {
-                        crate::x86_64::copy_avx512::<ZMM, false>(dst, src, n)
+                        crate::x86_64::copy_avx512::<false, false>(dst, src, n)
                     }
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::Avx512Zmm | Kernel::NonTemporalAvx512 => {
+                Kernel::Avx512Zmm => crate::x86_64::memmove_zen5(dst, src, n),
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::NonTemporalAvx512 => {
                     if upward {
                         crate::x86_64::copy_avx512::<true, true>(dst, src, n)
                     } else {

@@ -119,10 +119,13 @@ fn large(kernel: Kernel) {
     if !runs_here(kernel, module_path!()) {
         return;
     }
+    // Each size around the `rep movsb` thresholds; the Zen 5 one is also a move
+    // distance (below).
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     let thresholds = {
         let t = ragged_mem::strategy::REP_MOVSB_MIN;
-        [t - 1, t, t + 1]
+        let z = ragged_mem::strategy::ZEN5_LOOP_MAX;
+        [t - 1, t, t + 1, z - 1, z, z + 1, 2 * z + 5]
     };
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     let thresholds: [usize; 0] = [];
@@ -158,7 +161,10 @@ fn large(kernel: Kernel) {
             len - 1,
             len,
             len + 3,
-        ] {
+        ]
+        .into_iter()
+        .chain(thresholds.iter().map(|&t| t.min(len)))
+        {
             let at = (i + dist) % 16;
             failures.record(check_move(&mut buf, &mv, len, at + dist, at, i + dist));
             failures.record(check_move(&mut buf, &mv, len, at, at + dist, i * 3 + dist));

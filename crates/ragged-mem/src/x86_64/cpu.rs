@@ -1,5 +1,6 @@
 //! The one runtime check on x86-64: which of AVX2, AVX-512 (F, BW, with BMI2), ERMS
-//! and FSRM this CPU has, read with `cpuid` once and cached in an atomic.
+//! and FSRM this CPU has, and whether it is a Zen 5 (whose best copy shapes differ),
+//! read with `cpuid` once and cached in an atomic.
 //!
 //! No `std` is needed (the crate is `no_std`, and under `c-symbols` it may be the
 //! `memcpy` of a binary without an operating-system runtime). Features enabled at
@@ -18,12 +19,16 @@ pub(crate) const FSRM: u8 = 1 << 2;
 /// BMI2 (for `bzhi`, which makes the masks), the OS saves the opmask and all 512-bit
 /// registers, and [`AVX2`] is set too.
 pub(crate) const AVX512: u8 = 1 << 3;
+/// The core is an AMD Zen 5 (family 1Ah) with [`AVX512`]: its 512-bit loads and
+/// stores run at full width, where Zen 4 splits them in two, so the copy's size
+/// classes and loop are chosen for it apart (see `super::memcpy_resolve`).
+pub(crate) const ZEN5: u8 = 1 << 4;
 /// Set once the other bits are valid, so the cache is never zero after the first look.
 const KNOWN: u8 = 1 << 7;
 
 static FEATURES: AtomicU8 = AtomicU8::new(0);
 
-/// The feature bits of this CPU (`AVX2 | AVX512 | ERMS | FSRM` subset). The first call runs
+/// The feature bits of this CPU (`AVX2 | AVX512 | ERMS | FSRM | ZEN5` subset). The first call runs
 /// `cpuid`; later calls are one relaxed load. Two threads racing on the first call both
 /// compute the same value, so relaxed ordering is enough.
 #[inline]
@@ -64,7 +69,8 @@ fn detect() -> u8 {
     // Rust, so the `unsafe` blocks are only needed by older compilers.
     #[allow(unused_unsafe)]
     // SAFETY: `cpuid` is always available on x86-64 and has no memory effects.
-    let max_leaf = unsafe { __cpuid(0) }.eax;
+    let vendor = unsafe { __cpuid(0) };
+    let max_leaf = vendor.eax;
     if max_leaf < 7 {
         return bits;
     }
@@ -94,10 +100,28 @@ fn detect() -> u8 {
             let want = (1 << 16) | (1 << 30) | (1 << 8);
             if leaf7.ebx & want == want && xcr0 & 0b1110_0000 == 0b1110_0000 {
                 bits |= AVX512;
+                // "AuthenticAMD" in ebx, edx, ecx.
+                let amd =
+                    (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+                if is_zen5(amd, leaf1.eax) {
+                    bits |= ZEN5;
+                }
             }
         }
     }
     bits
+}
+
+/// `true` for an AMD CPU of family 1Ah (Zen 5), from its vendor and `cpuid` leaf 1
+/// `eax` (family with its extended field), so tests can name CPUs they do not run on.
+fn is_zen5(amd: bool, eax: u32) -> bool {
+    let base_family = (eax >> 8) & 0xf;
+    let family = if base_family == 0xf {
+        base_family + ((eax >> 20) & 0xff)
+    } else {
+        base_family
+    };
+    amd && family == 0x1a
 }
 
 /// Reads XCR0.
@@ -108,4 +132,33 @@ fn detect() -> u8 {
 unsafe fn xgetbv0() -> u64 {
     // SAFETY: caller guarantee: `xgetbv` is enabled; XCR0 always exists.
     unsafe { _xgetbv(0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_zen5;
+
+    /// `cpuid` leaf 1 `eax` for a family and model (stepping 0).
+    fn signature(family: u32, model: u32) -> u32 {
+        let (base, ext) = if family >= 0xf {
+            (0xf, family - 0xf)
+        } else {
+            (family, 0)
+        };
+        (ext << 20) | ((model >> 4) << 16) | (base << 8) | ((model & 0xf) << 4)
+    }
+
+    #[test]
+    fn zen5_is_amd_family_1ah_only() {
+        // Zen 5: Turin 1Ah/02h, Granite Ridge 1Ah/44h. Not: Zen 4 (Genoa 19h/11h,
+        // Raphael 19h/61h), Zen 3 (Milan 19h/01h), an Intel CPU with a family-1Ah-like
+        // signature, an Intel core (family 6).
+        assert!(is_zen5(true, signature(0x1a, 0x02)));
+        assert!(is_zen5(true, signature(0x1a, 0x44)));
+        for model in [0x01, 0x11, 0x61] {
+            assert!(!is_zen5(true, signature(0x19, model)), "{model:#x}");
+        }
+        assert!(!is_zen5(false, signature(0x1a, 0x02)));
+        assert!(!is_zen5(false, signature(6, 0x8f)));
+    }
 }

@@ -1,8 +1,9 @@
 //! The x86-64 strategy. Up to 64 B: overlapping scalar and SSE2 accesses, inlined into
 //! the caller, no runtime check. Above that, one indirect jump to the entry chosen for
 //! this CPU on the first such copy (`entry.rs`): on a CPU with AVX-512F/BW, 65–128 B
-//! are two overlapping 64-byte vectors, and above that the AVX2 path runs (see
-//! [`AVX512_ZMM_ABOVE_128`] for why not 64-byte vectors there); on an AVX2 CPU, eight
+//! are two overlapping 64-byte vectors; above that, on a Zen 5, 64-byte vectors and
+//! `rep movsb` in a window of sizes ([`ZEN5_LOOP_MAX`]), on other AVX-512 cores the
+//! AVX2 path (see [`memcpy_resolve`] for why the two differ); on an AVX2 CPU, eight
 //! SSE2 vectors up to 128 B, overlapping AVX2 accesses up to 256 B, then the AVX2
 //! loop; without AVX2, the SSE2 copy, or `rep movsb` where the CPU reports ERMS and it
 //! measured faster. Non-temporal stores for copies far larger than the last-level
@@ -49,15 +50,13 @@ const REP_MOVSB_BAD_DISTANCE: usize = 64;
 /// together fill the L3, and pulled ahead of it and of `rep movsb` beyond (0917404).
 pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 
-/// Whether the dispatcher's AVX-512 path uses 64-byte vectors above two of them
-/// (`true`: eight overlapping vectors up to 512 B, then the loop with masked ends) or
-/// hands the copy to the AVX2 path (`false`). Up to 128 B it is two overlapping
-/// 64-byte vectors either way (see [`copy_above64_avx512`]).
-/// Above, the 64-byte shapes lost to the AVX2 ones where they were measured (a core
-/// that splits 512-bit accesses in two; 0b9182b, and through the dispatcher four
-/// vectors at 129–256 B and eight at 257–512 B again, ba1a756; figures in
-/// docs/tuning.md).
-pub(crate) const AVX512_ZMM_ABOVE_128: bool = false;
+/// On a Zen 5, a disjoint copy of more than this many bytes (below
+/// [`NONTEMPORAL_MIN`]), and a downward move whose destination starts more than this
+/// many bytes below its source, use `rep movsb` rather than the 64-byte loop (outside
+/// `rep movsb`'s bad distance): once the destination bytes that are not also source
+/// bytes no longer fit the L1 data cache beside the source, the loop fell far behind
+/// the string move; below, it was far ahead (the Zen 5 rows of docs/tuning.md).
+pub(crate) const ZEN5_LOOP_MAX: usize = 24 << 10;
 
 /// Where [`memcpy`] goes above [`INLINE_MAX`]: [`memcpy_avx512`], [`memcpy_above64_avx2`]
 /// or [`memcpy_above64`], chosen by [`memcpy_resolve`] on the first such copy.
@@ -155,12 +154,20 @@ unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
 /// The first entry of [`MEMCPY_ABOVE64`]: detects the CPU, stores the entry for it
 /// and runs the copy there.
 ///
+/// The AVX-512 entry is chosen per core. Zen 4 splits each 512-bit access in two, and
+/// there 64-byte vectors above 128 B lost to the AVX2 classes and loop (0b9182b, and
+/// through the dispatcher four vectors at 129–256 B and eight at 257–512 B again,
+/// ba1a756), so it and every core not measured take `ZMM = false`. Zen 5 runs them at
+/// full width, and there they won (the Zen 5 rows). Figures in docs/tuning.md.
+///
 /// # Safety
 /// As for [`memcpy`], with `n > INLINE_MAX`.
 unsafe fn memcpy_resolve(dst: *mut u8, src: *const u8, n: usize) {
     let features = cpu::features();
-    let entry: Entry = if features & cpu::AVX512 != 0 {
-        memcpy_avx512::<AVX512_ZMM_ABOVE_128>
+    let entry: Entry = if features & cpu::ZEN5 != 0 {
+        memcpy_avx512::<true>
+    } else if features & cpu::AVX512 != 0 {
+        memcpy_avx512::<false>
     } else if features & cpu::AVX2 != 0 {
         memcpy_above64_avx2
     } else {
@@ -289,8 +296,10 @@ fn rep_distance_ok(dst: *const u8, src: *const u8) -> bool {
 /// As for [`memmove`], with `n > INLINE_MAX`.
 unsafe fn memmove_resolve(dst: *mut u8, src: *const u8, n: usize) {
     let features = cpu::features();
-    let entry: Entry = if features & cpu::AVX512 != 0 {
-        memmove_avx512::<AVX512_ZMM_ABOVE_128>
+    let entry: Entry = if features & cpu::ZEN5 != 0 {
+        memmove_avx512::<true>
+    } else if features & cpu::AVX512 != 0 {
+        memmove_avx512::<false>
     } else if features & cpu::AVX2 != 0 {
         memmove_above64_avx2
     } else {
@@ -367,8 +376,9 @@ unsafe fn memmove_avx2(dst: *mut u8, src: *const u8, n: usize) {
 
 /// Disjoint copy of more than [`INLINE_MAX`] bytes on an AVX-512 CPU: two overlapping
 /// 64-byte vectors up to 128 B; above that a tail call to [`memcpy_avx2`], or if
-/// `ZMM` the 64-byte classes and loop, with non-temporal stores when large (see
-/// [`AVX512_ZMM_ABOVE_128`]).
+/// `ZMM` (Zen 5, see [`memcpy_resolve`]) up to eight overlapping 64-byte vectors, the
+/// 64-byte loop with masked ends up to [`ZEN5_LOOP_MAX`], then `rep movsb` (the loop
+/// within its bad distance), and non-temporal stores when large.
 ///
 /// # Safety
 /// As for [`memcpy`], with `n > INLINE_MAX`; the CPU must support AVX-512F, AVX-512BW
@@ -377,26 +387,34 @@ unsafe fn memmove_avx2(dst: *mut u8, src: *const u8, n: usize) {
 unsafe fn memcpy_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize) {
     debug_assert!(n > INLINE_MAX);
     // SAFETY: caller guarantee (disjoint buffers, `n > 64`); each callee's size range
-    // is checked (`memcpy_avx2` gets `n > 128 = SSE2_MAX`); the features are enabled
-    // here (AVX-512F implies AVX2).
+    // is checked (`memcpy_avx2` gets `n > 128 = SSE2_MAX`, the eight-vector class
+    // `128 < n <= 512`; the masked loop, `rep movsb` and the non-temporal copy take any
+    // `n` between disjoint buffers); the features are enabled here (AVX-512F implies
+    // AVX2).
     unsafe {
         if n <= 2 * 64 {
             copy_upto8v_from1v::<Avx512>(dst, src, n)
         } else if !ZMM {
             memcpy_avx2(dst, src, n)
-        } else if n < NONTEMPORAL_MIN {
-            copy_above64_avx512::<ZMM, true>(dst, src, n)
-        } else {
+        } else if n <= 8 * 64 {
+            vector::copy_upto8v_from1v::<Avx512>(dst, src, n)
+        } else if n <= ZEN5_LOOP_MAX {
+            vector::loop_forward_masked::<Avx512>(dst, src, n)
+        } else if n >= NONTEMPORAL_MIN {
             nontemporal::copy::<Sse2, Avx512>(dst, src, n)
+        } else if rep_distance_ok(dst, src) {
+            rep::copy(dst, src, n)
+        } else {
+            vector::loop_forward_masked::<Avx512>(dst, src, n)
         }
     }
 }
 
 /// Move of more than [`INLINE_MAX`] bytes on an AVX-512 CPU: two overlapping 64-byte
-/// vectors up to 128 B; above that a tail call to [`memmove_avx2`], or if `ZMM` the
-/// 64-byte classes that load everything before they store (no overlap test), then
-/// disjoint buffers as [`memcpy_avx512`], overlapping ones with the loop in the safe
-/// direction.
+/// vectors up to 128 B; above that a tail call to [`memmove_avx2`], or if `ZMM` up
+/// to eight 64-byte vectors, all loaded before any is stored (no overlap test), then
+/// disjoint buffers as [`memcpy_avx512`], overlapping ones with the masked loop in the
+/// safe direction, or `rep movsb` for a downward move by more than [`ZEN5_LOOP_MAX`].
 ///
 /// # Safety
 /// As for [`memmove`], with `n > INLINE_MAX`; the CPU must support AVX-512F,
@@ -406,27 +424,33 @@ unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize
     debug_assert!(n > INLINE_MAX);
     // SAFETY: caller guarantee; the overlap-safe classes by their size ranges;
     // `memmove_avx2` with `n > 128 = SSE2_MAX`; `memcpy_avx512` only for disjoint
-    // buffers of more than `INLINE_MAX` bytes; the loops' direction matches the
-    // overlap; the features are enabled here (AVX-512F implies AVX2).
+    // buffers of more than `INLINE_MAX` bytes; the backward loop only where a forward
+    // copy is not safe, the forward loop and `rep movsb` (which copies upwards, with
+    // `dst <= src` allowed to overlap) only where it is, so `src - dst` does not wrap;
+    // the features are enabled here (AVX-512F implies AVX2).
     unsafe {
         if n <= 2 * 64 {
             copy_upto8v_from1v::<Avx512>(dst, src, n)
         } else if !ZMM {
             memmove_avx2(dst, src, n)
         } else if n <= 8 * 64 {
-            copy_above64_avx512::<ZMM, true>(dst, src, n)
+            vector::copy_upto8v_from1v::<Avx512>(dst, src, n)
         } else if disjoint(dst, src, n) {
             memcpy_avx512::<ZMM>(dst, src, n)
-        } else if forward_is_safe(dst, src, n) {
-            copy_above64_avx512::<ZMM, true>(dst, src, n)
+        } else if !forward_is_safe(dst, src, n) {
+            vector::loop_backward_masked::<Avx512>(dst, src, n)
+        } else if src.addr() - dst.addr() > ZEN5_LOOP_MAX && rep_distance_ok(dst, src) {
+            // The destination bytes below the source are as many as a copy's that
+            // takes `rep movsb`, and they are not in the cache either.
+            rep::copy(dst, src, n)
         } else {
-            copy_above64_avx512::<ZMM, false>(dst, src, n)
+            vector::loop_forward_masked::<Avx512>(dst, src, n)
         }
     }
 }
 
 /// The AVX-512 copy of `n > 64` bytes: two overlapping 64-byte vectors up to
-/// 128 B, then (see [`AVX512_ZMM_ABOVE_128`]) 64-byte vectors if `ZMM`, the AVX2
+/// 128 B, then (see [`memcpy_resolve`]) 64-byte vectors if `ZMM`, the AVX2
 /// copy (out of line) if not; in the loop lowest address first if `FORWARD`, highest
 /// first if not.
 ///
@@ -516,6 +540,29 @@ pub(crate) unsafe fn memcpy_nontemporal_avx512(dst: *mut u8, src: *const u8, n: 
     unsafe { nontemporal::copy::<Sse2, Avx512>(dst, src, n) }
 }
 
+/// A copy of any size as the dispatcher makes it with `entry` in its slot: the
+/// inlined part's classes up to [`INLINE_MAX`], `entry` above. With `entry` one of
+/// the `memmove` entries, the buffers may overlap (the small classes load everything
+/// before they store).
+///
+/// # Safety
+/// As for [`memcpy`] (or [`memmove`] with a `memmove` entry); the CPU must support
+/// the features `entry` needs.
+#[inline(always)]
+unsafe fn through(entry: Entry, dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee; each class's size range checked; `entry` gets
+    // `n > INLINE_MAX`, as in its slot.
+    unsafe {
+        if n <= 16 {
+            copy_upto16(dst, src, n)
+        } else if n <= INLINE_MAX {
+            copy_medium::<Sse2, Sse2>(dst, src, n)
+        } else {
+            entry(dst, src, n)
+        }
+    }
+}
+
 /// Disjoint copy of any size as the dispatcher makes it on a CPU without AVX-512
 /// (with this CPU's other features): the AVX2 entry above [`SSE2_MAX`] if the CPU has
 /// AVX2. Reachable on an AVX-512 host as
@@ -524,19 +571,13 @@ pub(crate) unsafe fn memcpy_nontemporal_avx512(dst: *mut u8, src: *const u8, n: 
 /// # Safety
 /// As for [`memcpy`].
 pub(crate) unsafe fn memcpy_without_avx512(dst: *mut u8, src: *const u8, n: usize, features: u8) {
-    // SAFETY: caller guarantee; each entry's size range checked; AVX2 only when the
-    // CPU reported it.
-    unsafe {
-        if n <= 16 {
-            copy_upto16(dst, src, n)
-        } else if n <= INLINE_MAX {
-            copy_medium::<Sse2, Sse2>(dst, src, n)
-        } else if features & cpu::AVX2 != 0 {
-            memcpy_above64_avx2(dst, src, n)
-        } else {
-            memcpy_above64(dst, src, n)
-        }
-    }
+    let entry: Entry = if features & cpu::AVX2 != 0 {
+        memcpy_above64_avx2
+    } else {
+        memcpy_above64
+    };
+    // SAFETY: caller guarantee; AVX2 only when the CPU reported it.
+    unsafe { through(entry, dst, src, n) }
 }
 
 /// Move of any size as the dispatcher makes it on a CPU without AVX-512, like
@@ -545,19 +586,33 @@ pub(crate) unsafe fn memcpy_without_avx512(dst: *mut u8, src: *const u8, n: usiz
 /// # Safety
 /// As for [`memmove`].
 pub(crate) unsafe fn memmove_without_avx512(dst: *mut u8, src: *const u8, n: usize, features: u8) {
-    // SAFETY: caller guarantee; each entry's size range checked (the classes are
-    // overlap-safe); AVX2 only when the CPU reported it.
-    unsafe {
-        if n <= 16 {
-            copy_upto16(dst, src, n)
-        } else if n <= INLINE_MAX {
-            copy_medium::<Sse2, Sse2>(dst, src, n)
-        } else if features & cpu::AVX2 != 0 {
-            memmove_above64_avx2(dst, src, n)
-        } else {
-            memmove_above64(dst, src, n)
-        }
-    }
+    let entry: Entry = if features & cpu::AVX2 != 0 {
+        memmove_above64_avx2
+    } else {
+        memmove_above64
+    };
+    // SAFETY: caller guarantee; AVX2 only when the CPU reported it.
+    unsafe { through(entry, dst, src, n) }
+}
+
+/// Disjoint copy of any size as the dispatcher makes it on a Zen 5, on any CPU with
+/// AVX-512 (so the tests run it everywhere they can). Reachable as
+/// [`Kernel::Avx512Zmm`](crate::strategy::Kernel::Avx512Zmm).
+///
+/// # Safety
+/// As for [`memcpy`]; the CPU must support AVX-512F, AVX-512BW and BMI2.
+pub(crate) unsafe fn memcpy_zen5(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee, with the features `memcpy_avx512` needs.
+    unsafe { through(memcpy_avx512::<true>, dst, src, n) }
+}
+
+/// Move of any size as the dispatcher makes it on a Zen 5, like [`memcpy_zen5`].
+///
+/// # Safety
+/// As for [`memmove`]; the CPU must support AVX-512F, AVX-512BW and BMI2.
+pub(crate) unsafe fn memmove_zen5(dst: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: caller guarantee, with the features `memmove_avx512` needs.
+    unsafe { through(memmove_avx512::<true>, dst, src, n) }
 }
 
 /// `true` when the `n`-byte ranges at `a` and `b` share no byte.
