@@ -55,7 +55,7 @@ pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 /// many bytes below its source, use `rep movsb` rather than the 64-byte loop (outside
 /// `rep movsb`'s bad distance): once the destination bytes that are not also source
 /// bytes no longer fit the L1 data cache beside the source, the loop fell far behind
-/// the string move; below, it was far ahead (the Zen 5 rows of docs/tuning.md).
+/// the string move; below, it was far ahead (0a42828).
 pub(crate) const ZEN5_LOOP_MAX: usize = 24 << 10;
 
 /// Where [`memcpy`] goes above [`INLINE_MAX`]: [`memcpy_avx512`], [`memcpy_above64_avx2`]
@@ -158,7 +158,7 @@ unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
 /// there 64-byte vectors above 128 B lost to the AVX2 classes and loop (0b9182b, and
 /// through the dispatcher four vectors at 129–256 B and eight at 257–512 B again,
 /// ba1a756), so it and every core not measured take `ZMM = false`. Zen 5 runs them at
-/// full width, and there they won (the Zen 5 rows). Figures in docs/tuning.md.
+/// full width, and there they won (0a42828). Figures in docs/tuning.md.
 ///
 /// # Safety
 /// As for [`memcpy`], with `n > INLINE_MAX`.
