@@ -138,27 +138,18 @@ unsafe fn xgetbv0() -> u64 {
 mod tests {
     use super::is_zen5;
 
-    /// `cpuid` leaf 1 `eax` for a family and model (stepping 0).
-    fn signature(family: u32, model: u32) -> u32 {
-        let (base, ext) = if family >= 0xf {
-            (0xf, family - 0xf)
-        } else {
-            (family, 0)
-        };
-        (ext << 20) | ((model >> 4) << 16) | (base << 8) | ((model & 0xf) << 4)
-    }
-
     #[test]
     fn zen5_is_amd_family_1ah_only() {
-        // Zen 5: Turin 1Ah/02h, Granite Ridge 1Ah/44h. Not: Zen 4 (Genoa 19h/11h,
-        // Raphael 19h/61h), Zen 3 (Milan 19h/01h), an Intel CPU with a family-1Ah-like
-        // signature, an Intel core (family 6).
-        assert!(is_zen5(true, signature(0x1a, 0x02)));
-        assert!(is_zen5(true, signature(0x1a, 0x44)));
-        for model in [0x01, 0x11, 0x61] {
-            assert!(!is_zen5(true, signature(0x19, model)), "{model:#x}");
+        // `cpuid` leaf 1 `eax` (stepping 0): Zen 5 Turin 1Ah/02h and Granite Ridge
+        // 1Ah/44h; Zen 3 Milan 19h/01h, Zen 4 Genoa 19h/11h and Raphael 19h/61h; an
+        // Intel core, family 6 model 8Fh.
+        assert!(is_zen5(true, 0x00b0_0f20));
+        assert!(is_zen5(true, 0x00b4_0f40));
+        for eax in [0x00a0_0f10, 0x00a1_0f10, 0x00a6_0f10] {
+            assert!(!is_zen5(true, eax), "{eax:#x}");
         }
-        assert!(!is_zen5(false, signature(0x1a, 0x02)));
-        assert!(!is_zen5(false, signature(6, 0x8f)));
+        // Not AMD: no Zen 5, whatever the signature.
+        assert!(!is_zen5(false, 0x00b0_0f20));
+        assert!(!is_zen5(false, 0x0008_06f0));
     }
 }
