@@ -133,7 +133,7 @@ pub enum Kernel {
     /// x86-64: the dispatcher's copy on a Zen 5, runnable on any AVX-512 CPU: 64-byte
     /// vectors above 64 bytes (up to eight overlapping, then the loop with masked
     /// ends), `rep movsb` for large copies and for moves down by a large distance,
-    /// non-temporal stores when very large.
+    /// the AVX2 loop for moves up by one, non-temporal stores when very large.
     Avx512Zmm,
     /// x86-64: `rep movsb` on a 64-byte aligned destination at every size (memmove:
     /// when copying upwards is safe).

@@ -55,7 +55,9 @@ pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 /// many bytes below its source, use `rep movsb` rather than the 64-byte loop (outside
 /// `rep movsb`'s bad distance): once the destination bytes that are not also source
 /// bytes no longer fit the L1 data cache beside the source, the loop fell far behind
-/// the string move; below, it was far ahead (0a42828).
+/// the string move; below, it was far ahead (0a42828). A move up by more than this
+/// many bytes takes the AVX2 backward loop, which ran ahead of the 64-byte one there
+/// (docs/tuning.md).
 pub(crate) const ZEN5_LOOP_MAX: usize = 24 << 10;
 
 /// Where [`memcpy`] goes above [`INLINE_MAX`]: [`memcpy_avx512`], [`memcpy_above64_avx2`]
@@ -414,7 +416,8 @@ unsafe fn memcpy_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize)
 /// vectors up to 128 B; above that a tail call to [`memmove_avx2`], or if `ZMM` up
 /// to eight 64-byte vectors, all loaded before any is stored (no overlap test), then
 /// disjoint buffers as [`memcpy_avx512`], overlapping ones with the masked loop in the
-/// safe direction, or `rep movsb` for a downward move by more than [`ZEN5_LOOP_MAX`].
+/// safe direction, or for a move by more than [`ZEN5_LOOP_MAX`], `rep movsb` down and
+/// the AVX2 loop up.
 ///
 /// # Safety
 /// As for [`memmove`], with `n > INLINE_MAX`; the CPU must support AVX-512F,
@@ -424,8 +427,9 @@ unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize
     debug_assert!(n > INLINE_MAX);
     // SAFETY: caller guarantee; the overlap-safe classes by their size ranges;
     // `memmove_avx2` with `n > 128 = SSE2_MAX`; `memcpy_avx512` only for disjoint
-    // buffers of more than `INLINE_MAX` bytes; the backward loop only where a forward
-    // copy is not safe, the forward loop and `rep movsb` (which copies upwards, with
+    // buffers of more than `INLINE_MAX` bytes; the backward loops (the AVX2 one for
+    // any `n`) only where a forward copy is not safe, so `dst >= src` and `dst - src`
+    // does not wrap; the forward loop and `rep movsb` (which copies upwards, with
     // `dst <= src` allowed to overlap) only where it is, so `src - dst` does not wrap;
     // the features are enabled here (AVX-512F implies AVX2).
     unsafe {
@@ -438,7 +442,13 @@ unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize
         } else if disjoint(dst, src, n) {
             memcpy_avx512::<ZMM>(dst, src, n)
         } else if !forward_is_safe(dst, src, n) {
-            vector::loop_backward_masked::<Avx512>(dst, src, n)
+            if dst.addr() - src.addr() > ZEN5_LOOP_MAX {
+                // Up by more than that, the AVX2 loop ran ahead of the 64-byte one
+                // (see `ZEN5_LOOP_MAX`).
+                copy_backward_avx2(dst, src, n)
+            } else {
+                vector::loop_backward_masked::<Avx512>(dst, src, n)
+            }
         } else if src.addr() - dst.addr() > ZEN5_LOOP_MAX && rep_distance_ok(dst, src) {
             // The destination bytes below the source are as many as a copy's that
             // takes `rep movsb`, and they are not in the cache either.
