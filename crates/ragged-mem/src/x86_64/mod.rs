@@ -57,7 +57,7 @@ pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 /// bytes no longer fit the L1 data cache beside the source, the loop fell far behind
 /// the string move; below, it was far ahead (0a42828). A move up by more than this
 /// many bytes takes the AVX2 backward loop, which ran ahead of the 64-byte one there
-/// (docs/tuning.md).
+/// (21e0839).
 pub(crate) const ZEN5_LOOP_MAX: usize = 24 << 10;
 
 /// Where [`memcpy`] goes above [`INLINE_MAX`]: [`memcpy_avx512`], [`memcpy_above64_avx2`]
