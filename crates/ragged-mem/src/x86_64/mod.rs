@@ -55,9 +55,9 @@ pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 /// many bytes below its source, use `rep movsb` rather than the 64-byte loop (outside
 /// `rep movsb`'s bad distance): once the destination bytes that are not also source
 /// bytes no longer fit the L1 data cache beside the source, the loop fell far behind
-/// the string move; below, it was far ahead (0a42828). A move up by more than this
+/// the string move; below, it was far ahead (4a49ecd). A move up by more than this
 /// many bytes takes the AVX2 backward loop, which ran ahead of the 64-byte one there
-/// (21e0839).
+/// (41651e1).
 pub(crate) const ZEN5_LOOP_MAX: usize = 24 << 10;
 
 /// Where [`memcpy`] goes above [`INLINE_MAX`]: [`memcpy_avx512`], [`memcpy_above64_avx2`]
@@ -160,7 +160,7 @@ unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
 /// there 64-byte vectors above 128 B lost to the AVX2 classes and loop (0b9182b, and
 /// through the dispatcher four vectors at 129–256 B and eight at 257–512 B again,
 /// ba1a756), so it and every core not measured take `ZMM = false`. Zen 5 runs them at
-/// full width, and there they won (0a42828). Figures in docs/tuning.md.
+/// full width, and there they won (4a49ecd). Figures in docs/tuning.md.
 ///
 /// # Safety
 /// As for [`memcpy`], with `n > INLINE_MAX`.
