@@ -144,16 +144,22 @@ pub fn peer_versions() -> Vec<(&'static str, String)> {
 pub fn copy_strategy() -> String {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        use ragged_mem::strategy::{NONTEMPORAL_MIN, REP_MOVSB_MIN, x86_64_features};
+        use ragged_mem::strategy::{
+            NONTEMPORAL_MIN, REP_MOVSB_MIN, ZEN5_LOOP_MAX, x86_64_features,
+        };
         let f = x86_64_features();
-        let vectors = if f.avx512 {
+        let vectors = if f.zen5 {
+            "avx512 (Zen 5: 64-byte vectors and loop)"
+        } else if f.avx512 {
             "avx512 (65-128 B) + avx2"
         } else if f.avx2 {
             "avx2"
         } else {
             "sse2"
         };
-        let rep = if f.avx2 || !f.erms {
+        let rep = if f.zen5 {
+            format!("above {ZEN5_LOOP_MAX} B")
+        } else if f.avx2 || !f.erms {
             "never".to_string()
         } else {
             format!("from {REP_MOVSB_MIN} B")
