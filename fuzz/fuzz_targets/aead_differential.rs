@@ -36,7 +36,7 @@ struct Input {
 }
 
 const MAX_AAD: usize = 300;
-const MAX_LEN: usize = 2100;
+const MAX_LEN: usize = 4200;
 const MAX_CHANGES: usize = 4;
 
 /// What an opener sees: the message as sealed, or after changes.

@@ -123,19 +123,19 @@ impl Route {
     /// The backend a keystream call of `len` bytes runs on.
     #[inline]
     pub(crate) fn xor_backend(self, len: usize) -> Backend {
-        if len < usize::from(self.xor_short_below) {
-            self.short
-        } else if len >= LONG_FROM {
-            self.long
-        } else {
-            self.backend
-        }
+        self.backend_for(len, self.xor_short_below)
     }
 
     /// The backend an AEAD message of `len` bytes is sealed and opened on.
     #[inline]
     pub(crate) fn aead_backend(self, len: usize) -> Backend {
-        if len < usize::from(self.aead_short_below) {
+        self.backend_for(len, self.aead_short_below)
+    }
+
+    /// `short` below `short_below` bytes, `long` from [`LONG_FROM`], else `backend`.
+    #[inline(always)]
+    fn backend_for(self, len: usize, short_below: u16) -> Backend {
+        if len < usize::from(short_below) {
             self.short
         } else if len >= LONG_FROM {
             self.long
