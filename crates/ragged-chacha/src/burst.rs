@@ -47,7 +47,9 @@
 #[cfg(doc)]
 use crate::aead::MAX_PLAINTEXT_LEN;
 use crate::aead::{AeadVariant, ChaChaPoly1305, TAG_LEN, check_len};
-use crate::backend::burst_split::{Costs, lane_limit};
+use crate::backend::burst_split::{
+    Core, Costs, HALVES_FROM, lane_limit, lane_sets, lane_width, this_core, two_sets_pay,
+};
 use crate::backend::generic::{Job, Jobs};
 use crate::backend::poly1305::{MacJob, Poly1305Backend};
 use crate::backend::{Backend, MacRoute, Route};
@@ -446,7 +448,24 @@ const AEAD_COSTS: Costs = Costs {
     key_blocks: 1,
     fixed: 6,
     fewest: 6,
+    halves: false,
 };
+
+/// The same on Zen 5 ([`Core::Zen5`]), whose two sets of lanes ([`lane_sets`]) a group
+/// of fewer items than lanes fills by splitting its long items in halves.
+const AEAD_COSTS_ZEN5: Costs = Costs {
+    halves: true,
+    ..AEAD_COSTS
+};
+
+/// The AEAD's costs on this core.
+#[inline(always)]
+fn aead_costs() -> Costs {
+    match this_core() {
+        Core::Zen5 => AEAD_COSTS_ZEN5,
+        Core::Other => AEAD_COSTS,
+    }
+}
 
 /// The same for keystream items: up to 16 blocks (1024 bytes: a 1420-byte item was
 /// faster alone); a single call's fixed cost is about five blocks' worth; and four
@@ -456,6 +475,7 @@ const XOR_COSTS: Costs = Costs {
     key_blocks: 0,
     fixed: 5,
     fewest: 4,
+    halves: false,
 };
 
 /// The most message blocks (64 bytes each, rounded up) of an AEAD item the lanes take in
@@ -467,8 +487,22 @@ fn aead_limit<V: AeadVariant>(route: Route, group: &[impl AeadItem<V>]) -> Optio
         return None;
     }
     let blocks = group.iter().map(|item| item.len().div_ceil(64));
-    lane_limit(backend.lane_width(), AEAD_COSTS, blocks)
+    let width = backend.lane_width();
+    lane_limit(width, lane_sets(width), aead_costs(), blocks)
 }
+
+/// Whether a group of `lanes` lane items, the longest of `longest` message blocks (at
+/// least `from`), splits each in halves ([`Costs::halves`]) under `costs` on `backend`.
+#[inline(always)]
+fn in_halves(backend: Backend, costs: Costs, lanes: usize, longest: usize, from: usize) -> bool {
+    costs.halves && lanes < lane_width(backend) && longest >= from
+}
+
+/// The fewest message blocks an opening group's longest item needs for
+/// [`in_halves`]: more than a seal's [`HALVES_FROM`] (an opening's second halves wait
+/// for the wave's tags; measured in the commit that split items in halves, figures in
+/// `docs/tuning.md`).
+const OPEN_HALVES_FROM: usize = 16;
 
 /// Whether an item of `len` bytes goes through the lanes under `limit`.
 #[inline(always)]
@@ -476,11 +510,98 @@ fn in_lanes(limit: usize, len: usize) -> bool {
     len.div_ceil(64) <= limit
 }
 
+/// The items of `group` that go through the lanes under `limit`: how many, the most
+/// message blocks of any, and their message blocks in all.
+#[inline(always)]
+fn lane_items<V: AeadVariant>(group: &[impl AeadItem<V>], limit: usize) -> LaneItems {
+    let blocks = group.iter().map(|item| item.len().div_ceil(64));
+    blocks.filter(|&b| b <= limit).fold(
+        LaneItems {
+            count: 0,
+            longest: 0,
+            blocks: 0,
+        },
+        |sum, b| LaneItems {
+            count: sum.count + 1,
+            longest: sum.longest.max(b),
+            blocks: sum.blocks + b,
+        },
+    )
+}
+
+/// What [`lane_items`] counts.
+#[derive(Clone, Copy)]
+struct LaneItems {
+    count: usize,
+    longest: usize,
+    blocks: usize,
+}
+
+impl LaneItems {
+    /// Whether their AEAD jobs pay for a second set of `lanes` lanes: each item's key
+    /// block and message as one job, or (`halves`) as two.
+    #[inline(always)]
+    fn two_sets(self, lanes: usize, halves: bool) -> bool {
+        let longest = if halves {
+            (self.longest + 1).div_ceil(2)
+        } else {
+            self.longest + 1
+        };
+        two_sets_pay(lanes, self.blocks + self.count, longest)
+    }
+}
+
+/// A source's jobs on two sets of lanes ([`Jobs::SETS`]).
+struct TwoSets<'a, J>(&'a mut J);
+
+impl<J: Jobs> Jobs for TwoSets<'_, J> {
+    const HOLDS: bool = J::HOLDS;
+    const SETS: usize = 2;
+
+    #[inline(always)]
+    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
+        self.0.next(words)
+    }
+
+    #[inline(always)]
+    fn release(&mut self) {
+        self.0.release();
+    }
+
+    #[inline(always)]
+    fn keep(&mut self, key: *mut u8) -> bool {
+        self.0.keep(key)
+    }
+
+    fn two_sets(&self, lanes: usize) -> bool {
+        self.0.two_sets(lanes)
+    }
+}
+
+/// Runs `jobs` through `backend`'s burst kernel: on two sets of lanes where the core
+/// has them ([`lane_sets`]) and the jobs fill them ([`Jobs::two_sets`]), else on one.
+///
+/// # Safety
+/// `backend` is available; the contract of the kernel (`generic::xor_burst`).
+#[inline(always)]
+unsafe fn run_jobs<J: Jobs>(backend: Backend, jobs: &mut J, double_rounds: u32) {
+    let width = backend.lane_width();
+    // SAFETY: the caller's.
+    unsafe {
+        if lane_sets(width) == 2 && jobs.two_sets(width) {
+            backend.xor_burst(&mut TwoSets(jobs), double_rounds);
+        } else {
+            backend.xor_burst(jobs, double_rounds);
+        }
+    }
+}
+
 /// The jobs of a sealing group: for each item that goes through the lanes, its key
 /// block (block 0, into its row of `keys`) and its message from block 1. With as many
-/// items as lanes, one job does both (one lane refill an item); with fewer, two jobs,
-/// so that the key block and the message run side by side in two lanes (one batch
-/// fewer than one after the other).
+/// items as a set of lanes holds, one job does both (one lane refill an item); with
+/// fewer, two jobs, so that they run side by side in two lanes: the key block, then
+/// (with [`SealJobs::halves`]) the first half of the message, in one, the rest of the
+/// message in the other (fewer batches than one after the other).
 struct SealJobs<'k, 'g, V, I> {
     items: &'g mut [I],
     key: Option<&'k [u8; 32]>,
@@ -488,10 +609,15 @@ struct SealJobs<'k, 'g, V, I> {
     limit: usize,
     /// Whether each item is one job.
     fused: bool,
+    /// Split items: whether the key block's job takes the first half of the message
+    /// (else the key block alone): [`Costs::halves`].
+    halves: bool,
+    /// The group's lane items.
+    lane_items: LaneItems,
     /// `GROUP` key blocks, one per item of the group.
     keys: *mut [u8; 64],
     next: usize,
-    /// Split: the message job of the item whose key block was handed out last, the
+    /// Split: the second job of the item whose first job was handed out last, the
     /// item, and (unless it is cheaper to compute again) its state.
     message: Option<Job>,
     pending: usize,
@@ -517,24 +643,64 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for SealJobs<'_, '_, V, I> {
                 continue;
             }
             // SAFETY: `i < GROUP`.
-            let message =
+            let whole =
                 unsafe { key_and_message(&mut self.items[i], i, self.key, self.keys, words) };
             if self.fused {
-                return Some(message);
+                return Some(whole);
             }
             if !<V as Sealed>::CHEAP_WORDS {
                 self.words = *words;
             }
             self.pending = i;
+            if self.halves {
+                let (first, rest) = halves(whole);
+                self.message = Some(rest);
+                return Some(first);
+            }
             self.message = Some(Job {
                 counter: 1,
                 key: core::ptr::null_mut(),
-                ..message
+                ..whole
             });
-            return Some(Job { len: 0, ..message });
+            return Some(Job { len: 0, ..whole });
         }
         None
     }
+
+    fn two_sets(&self, lanes: usize) -> bool {
+        // Split without halves: the key blocks beside the messages.
+        let halves = self.halves || !self.fused;
+        self.lane_items.two_sets(lanes, halves)
+    }
+}
+
+/// An item's whole lane job (key block, then message) as two: the key block and the
+/// first `ceil(blocks / 2) - 1` of the message's blocks, and the rest of the message.
+/// The two end within a block of each other.
+// Out of line: inlined, it slowed the kernel's refills of the other jobs (measured in
+// the commit that split items in halves; figures in `docs/tuning.md`).
+#[inline(never)]
+fn halves(whole: Job) -> (Job, Job) {
+    // Of the item's `m + 1` blocks, `ceil((m + 1) / 2)` in the first job.
+    let first = (whole.len.div_ceil(64) + 2) / 2 - 1;
+    let first_len = (first * 64).min(whole.len);
+    let rest = Job {
+        counter: whole.counter + 1 + first as u64,
+        // SAFETY: `first_len <= len`: within (or one past the end of) the item's
+        // buffer.
+        input: unsafe { whole.input.add(first_len) },
+        // SAFETY: as above.
+        output: unsafe { whole.output.add(first_len) },
+        len: whole.len - first_len,
+        key: core::ptr::null_mut(),
+    };
+    (
+        Job {
+            len: first_len,
+            ..whole
+        },
+        rest,
+    )
 }
 
 /// The lane job of item `i` of a group, its key block and then its message in place:
@@ -599,10 +765,11 @@ fn seal_items<V: AeadVariant>(
             }
             continue;
         };
-        let lanes = group
-            .iter()
-            .filter(|item| in_lanes(limit, item.len()))
-            .count();
+        let lane_items = lane_items(group, limit);
+        let (lanes, longest) = (lane_items.count, lane_items.longest);
+        let backend = route.backend();
+        let halves = in_halves(backend, aead_costs(), lanes, longest, HALVES_FROM);
+        let fused = lanes >= backend.lane_width() && !halves;
         // Not initialised: the kernel writes the key block of every lane item, and
         // only those are read (and wiped).
         let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
@@ -611,7 +778,9 @@ fn seal_items<V: AeadVariant>(
             items: &mut *group,
             key,
             limit,
-            fused: lanes >= route.backend().lane_width(),
+            fused,
+            halves,
+            lane_items,
             keys,
             next: 0,
             message: None,
@@ -622,7 +791,7 @@ fn seal_items<V: AeadVariant>(
         // SAFETY: the backend is available (every `Backend` here was checked); each
         // job is in place over its own item's buffer or key block, all disjoint; the
         // length check keeps every message within blocks 1..2^32.
-        unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
+        unsafe { run_jobs(route.backend(), &mut jobs, V::ROUNDS / 2) };
         drop(jobs);
         let mut tags = core::mem::MaybeUninit::uninit();
         // SAFETY: the kernel wrote the key block of every item in the lanes.
@@ -752,8 +921,13 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
         }
         None
     }
-}
 
+    fn two_sets(&self, lanes: usize) -> bool {
+        // One block each.
+        let count = lane_items(self.items, self.limit).count;
+        two_sets_pay(lanes, count, 1)
+    }
+}
 /// The message jobs of an opening group: each item through the lanes whose tag
 /// matched, from block 1, under its state (computed again, or the one the key pass
 /// kept where that is cheaper: [`Sealed::CHEAP_WORDS`]).
@@ -798,8 +972,12 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, '_, V, I> {
         }
         None
     }
-}
 
+    fn two_sets(&self, lanes: usize) -> bool {
+        let items = lane_items(self.items, self.limit);
+        two_sets_pay(lanes, items.blocks, items.longest)
+    }
+}
 /// The jobs of an opening group in one kernel call: each item through the lanes as one
 /// job, its key block and then, held until its tag is checked, its message from block
 /// 1 in the same lane (the lane's state goes on from the key block: no second refill).
@@ -818,6 +996,13 @@ struct OpenJobs<'k, 'g, V, I> {
     next: usize,
     /// The items before this one are checked: verdicts written, key blocks wiped.
     checked: usize,
+    /// Whether each item is two jobs ([`Costs::halves`]): its key block and the first
+    /// half of its message, held until its tag is checked, and then the rest of its
+    /// message in another lane.
+    halves: bool,
+    /// With `halves`: the checked items from this one on have the rest of their
+    /// message still to hand out.
+    rest: usize,
     variant: core::marker::PhantomData<V>,
 }
 
@@ -826,6 +1011,18 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
 
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
+        while self.halves && self.rest < self.checked {
+            let i = self.rest;
+            self.rest += 1;
+            // The failed ones stay zeroed.
+            if !in_lanes(self.limit, self.items[i].len()) || self.verdicts[i].is_err() {
+                continue;
+            }
+            // SAFETY: `i < GROUP`.
+            let whole =
+                unsafe { key_and_message(&mut self.items[i], i, self.key, self.keys, words) };
+            return Some(halves(whole).1);
+        }
         while self.next < self.items.len() {
             let i = self.next;
             self.next += 1;
@@ -833,9 +1030,9 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
                 continue;
             }
             // SAFETY: `i < GROUP`.
-            return Some(unsafe {
-                key_and_message(&mut self.items[i], i, self.key, self.keys, words)
-            });
+            let whole =
+                unsafe { key_and_message(&mut self.items[i], i, self.key, self.keys, words) };
+            return Some(if self.halves { halves(whole).0 } else { whole });
         }
         None
     }
@@ -891,8 +1088,11 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
         let i = unsafe { key.cast::<[u8; 64]>().offset_from(self.keys) };
         self.verdicts[i as usize].is_ok()
     }
-}
 
+    fn two_sets(&self, lanes: usize) -> bool {
+        lane_items(self.items, self.limit).two_sets(lanes, self.halves)
+    }
+}
 /// Whether an opening group's lane items go through the lanes in waves ([`OpenJobs`])
 /// with no lane waiting long for the others: at most a batch's `width` of them (one
 /// wave), or all of one length in blocks (each wave's messages end together). Else a
@@ -939,7 +1139,9 @@ fn open_items<V: AeadVariant>(
             }
             continue;
         };
-        if waves_fit(group, limit, route.backend().lane_width()) {
+        let backend = route.backend();
+        if waves_fit(group, limit, lane_width(backend)) {
+            let items = lane_items(group, limit);
             // Not initialised: the kernel writes the key block of every lane item, and
             // only those are read (and wiped).
             let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
@@ -952,12 +1154,20 @@ fn open_items<V: AeadVariant>(
                 keys: keys.as_mut_ptr().cast::<[u8; 64]>(),
                 next: 0,
                 checked: 0,
+                halves: in_halves(
+                    backend,
+                    aead_costs(),
+                    items.count,
+                    items.longest,
+                    OPEN_HALVES_FROM,
+                ),
+                rest: 0,
                 variant: core::marker::PhantomData,
             };
             // SAFETY: the backend is available; each job is in place over its own
             // item's buffer and key block, all disjoint; the length check keeps every
             // message within blocks 1..2^32.
-            unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
+            unsafe { run_jobs(route.backend(), &mut jobs, V::ROUNDS / 2) };
             for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
                 if !in_lanes(limit, item.len()) {
                     *verdict = open_single(route, mac_route, key, item);
@@ -987,7 +1197,7 @@ fn open_items<V: AeadVariant>(
         };
         // SAFETY: the backend is available; each job is in place over its own key
         // block.
-        unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
+        unsafe { run_jobs(route.backend(), &mut jobs, V::ROUNDS / 2) };
         // Each item's tag over its ciphertext; a mismatch zeroes the item.
         let mut tags = core::mem::MaybeUninit::uninit();
         // SAFETY: the kernel wrote the key block of every item in the lanes.
@@ -1021,7 +1231,7 @@ fn open_items<V: AeadVariant>(
         // SAFETY: the backend is available; each job is in place over its own item's
         // buffer, all disjoint; the length check keeps every message within blocks
         // 1..2^32.
-        unsafe { route.backend().xor_burst(&mut jobs, V::ROUNDS / 2) };
+        unsafe { run_jobs(route.backend(), &mut jobs, V::ROUNDS / 2) };
         if !<V as Sealed>::CHEAP_WORDS {
             // SAFETY: the key pass wrote the states of the items in the lanes.
             unsafe { wipe_lane_rows(group, limit, states) };
@@ -1051,6 +1261,10 @@ impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
             key: core::ptr::null_mut(),
         })
     }
+
+    fn two_sets(&self, _lanes: usize) -> bool {
+        false
+    }
 }
 
 /// The keystream XOR of every item (after checking them all).
@@ -1072,7 +1286,14 @@ fn xor_items<V: Variant>(route: Route, items: &mut [XorItem<'_, V>]) -> Result<(
     let limit = if backend.has_lane_bursts() {
         // Empty items cost nothing on either path.
         let blocks = items.iter().map(|item| item.buf.len().div_ceil(64));
-        lane_limit(backend.lane_width(), XOR_COSTS, blocks.filter(|&b| b != 0))
+        // One set of lanes: a second did not pay for keystream bursts (measured in the
+        // commit that added it; figures in `docs/tuning.md`).
+        lane_limit(
+            backend.lane_width(),
+            1,
+            XOR_COSTS,
+            blocks.filter(|&b| b != 0),
+        )
     } else {
         None
     };
@@ -1084,7 +1305,7 @@ fn xor_items<V: Variant>(route: Route, items: &mut [XorItem<'_, V>]) -> Result<(
         // SAFETY: the backend is available (every route a burst holds was checked);
         // each job is in place over its own item's buffer, all disjoint; the check
         // above keeps every block of every item within its counter's range.
-        unsafe { backend.xor_burst(&mut jobs, V::ROUNDS / 2) };
+        unsafe { run_jobs(backend, &mut jobs, V::ROUNDS / 2) };
     }
     for item in items.iter_mut() {
         // Done in the lanes, or nothing to do.

@@ -17,6 +17,98 @@
 //! the most, or none if no `limit` saves anything. (`fixed` and the fewest items are
 //! measured per kind of burst; the figures are in `docs/tuning.md`.)
 
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use super::Backend;
+
+/// Sets of `width`-lane batches the burst kernel runs side by side on this core: 2 for
+/// 16-lane (AVX-512) batches on AMD family 1Ah (Zen 5), whose 512-bit vector pipes
+/// leave one 16-lane batch bound by the latency of its dependent operations (a second
+/// batch's rounds run beside it almost for free; measured in the commit that set it,
+/// figures in `docs/tuning.md`), else 1 (Zen 4 splits each 512-bit operation over
+/// two 256-bit pipes: one batch already fills them).
+#[inline]
+pub(crate) fn lane_sets(width: usize) -> usize {
+    if width == 16 && this_core() == Core::Zen5 {
+        2
+    } else {
+        1
+    }
+}
+
+/// Whether jobs of `blocks` blocks in all, the longest of `longest`, keep two sets of
+/// `lanes` lanes busy enough to pay for the second: by their blocks, one and a half
+/// sets' worth for as long as the longest job runs. Else (a few items, or a few long
+/// ones among short ones) the second set's batches run mostly idle while the long
+/// jobs finish, each costing more than a batch of one set.
+#[inline]
+pub(crate) fn two_sets_pay(lanes: usize, blocks: usize, longest: usize) -> bool {
+    2 * blocks >= 3 * lanes * longest
+}
+
+/// The lanes a burst kernel call on `backend` has: its batch width times
+/// [`lane_sets`].
+#[inline]
+pub(crate) fn lane_width(backend: Backend) -> usize {
+    let width = backend.lane_width();
+    width * lane_sets(width)
+}
+
+/// The cores whose burst costs were measured apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Core {
+    /// Any other CPU (the costs measured on Zen 4).
+    Other,
+    /// AMD family 1Ah.
+    Zen5,
+}
+
+/// [`this_core`]'s answer plus one; 0 until first asked.
+static CORE: AtomicU8 = AtomicU8::new(0);
+
+/// The running CPU's core for the burst costs, identified once per process (`cpuid`
+/// can trap to a hypervisor).
+// `backend/route.rs` identifies the cores of its routing table the same way; its
+// `Core` is private to it.
+#[inline]
+pub(crate) fn this_core() -> Core {
+    match CORE.load(Ordering::Relaxed) {
+        0 => {
+            let core = identify();
+            CORE.store(core as u8 + 1, Ordering::Relaxed);
+            core
+        }
+        2 => Core::Zen5,
+        _ => Core::Other,
+    }
+}
+
+/// The core from `cpuid`: AMD (`AuthenticAMD`) with family 1Ah (base 0Fh plus
+/// extended 0Bh) is Zen 5.
+#[cfg(all(target_arch = "x86_64", not(target_env = "sgx")))]
+#[cold]
+fn identify() -> Core {
+    use core::arch::x86_64::__cpuid;
+    #[allow(unused_unsafe)]
+    // SAFETY: `cpuid` exists on every x86-64 CPU and only reads identification
+    // registers; leaves 0 and 1 always exist.
+    let (vendor, eax) = unsafe { (__cpuid(0), __cpuid(1).eax) };
+    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+    let family = ((eax >> 8) & 0xf) + ((eax >> 20) & 0xff);
+    if amd && (eax >> 8) & 0xf == 0xf && family == 0x1a {
+        Core::Zen5
+    } else {
+        Core::Other
+    }
+}
+
+/// Off x86-64 no core has costs of its own.
+#[cfg(not(all(target_arch = "x86_64", not(target_env = "sgx"))))]
+#[cold]
+fn identify() -> Core {
+    Core::Other
+}
+
 /// The most blocks any kind of burst lets an item take the lanes with.
 const MOST_BLOCKS: usize = 64;
 
@@ -34,13 +126,23 @@ pub(crate) struct Costs {
     pub(crate) fixed: usize,
     /// The fewest items worth the lanes' own fixed cost (the group's setup, the MAC's).
     pub(crate) fewest: usize,
+    /// Whether fewer items than lanes, with messages of at least [`HALVES_FROM`]
+    /// blocks, run as two jobs an item in two lanes side by side (the AEAD on two
+    /// sets of lanes: the key block and the first half of the message, then the rest),
+    /// so that the longest job is half as long.
+    pub(crate) halves: bool,
 }
 
+/// The fewest message blocks of an item that [`Costs::halves`] splits in two (with
+/// fewer, the second job would be as short as the key block's).
+pub(crate) const HALVES_FROM: usize = 8;
+
 /// The most message blocks an item may have and take the lanes (of `width` blocks a
-/// batch), given each item's message blocks in `blocks`; `None` if the single path is
-/// faster for every item.
+/// batch, in `sets` sets side by side: [`lane_sets`]), given each item's message blocks
+/// in `blocks`; `None` if the single path is faster for every item.
 pub(crate) fn lane_limit(
     width: usize,
+    sets: usize,
     costs: Costs,
     blocks: impl Iterator<Item = usize>,
 ) -> Option<usize> {
@@ -62,15 +164,30 @@ pub(crate) fn lane_limit(
         }
         items += n;
         total += n * (limit + costs.key_blocks);
-        let batches = limit.max(costs.key_blocks).max(total.div_ceil(width));
+        let longest = limit.max(costs.key_blocks);
+        let mut lanes = width * longest.max(total.div_ceil(width));
+        if sets == 2 {
+            let longest = if costs.halves && items < 2 * width && limit >= HALVES_FROM {
+                (limit + costs.key_blocks).div_ceil(2)
+            } else {
+                longest
+            };
+            let batches = longest.max(total.div_ceil(2 * width));
+            lanes = lanes.min(TWO_SETS_BATCH * batches);
+        }
         let single = total + costs.fixed * items;
-        let saving = single.saturating_sub(width * batches);
+        let saving = single.saturating_sub(lanes);
         if items >= costs.fewest && saving > best_saving {
             (best, best_saving) = (Some(limit), saving);
         }
     }
     best
 }
+
+/// What a batch of two sets of 16 lanes costs on Zen 5, in blocks of the single path
+/// (one set's batch: 16): about one and a half batches of one set (measured in the
+/// commit that set it; figures in `docs/tuning.md`).
+const TWO_SETS_BATCH: usize = 24;
 
 #[cfg(test)]
 mod tests {
@@ -81,23 +198,55 @@ mod tests {
         key_blocks: 0,
         fixed: 5,
         fewest: 3,
+        halves: false,
     };
 
     #[test]
     fn full_lanes_take_everything_and_a_few_items_take_nothing() {
         // Sixteen one-block items fill a 16-lane batch.
-        assert_eq!(lane_limit(16, XOR, [1; 16].into_iter()), Some(1));
+        assert_eq!(lane_limit(16, 1, XOR, [1; 16].into_iter()), Some(1));
         // Two fill an eighth of it: the single path is faster.
-        assert_eq!(lane_limit(16, XOR, [1; 2].into_iter()), None);
+        assert_eq!(lane_limit(16, 1, XOR, [1; 2].into_iter()), None);
         // Eight items of 23 blocks (1420 bytes) fill half the lanes for 23 batches.
-        assert_eq!(lane_limit(16, XOR, [23; 8].into_iter()), None);
+        assert_eq!(lane_limit(16, 1, XOR, [23; 8].into_iter()), None);
         // Sixteen of them fill them all.
-        assert_eq!(lane_limit(16, XOR, [23; 16].into_iter()), Some(23));
+        assert_eq!(lane_limit(16, 1, XOR, [23; 16].into_iter()), Some(23));
         // Longer than `most`: never.
-        assert_eq!(lane_limit(16, XOR, [65; 64].into_iter()), None);
+        assert_eq!(lane_limit(16, 1, XOR, [65; 64].into_iter()), None);
         let short = Costs { most: 16, ..XOR };
-        assert_eq!(lane_limit(16, short, [17; 64].into_iter()), None);
-        assert_eq!(lane_limit(16, short, [16; 64].into_iter()), Some(16));
+        assert_eq!(lane_limit(16, 1, short, [17; 64].into_iter()), None);
+        assert_eq!(lane_limit(16, 1, short, [16; 64].into_iter()), Some(16));
+    }
+
+    #[test]
+    fn two_sets_take_long_items_in_halves() {
+        let aead = Costs {
+            most: 24,
+            key_blocks: 1,
+            fixed: 6,
+            fewest: 6,
+            halves: true,
+        };
+        let whole = Costs {
+            halves: false,
+            ..aead
+        };
+        // Twelve 1420-byte items: on one set, twelve lanes busy for 24 batches, slower
+        // than the single path; on two, halved, 24 lanes for 12 batches of two sets.
+        assert_eq!(lane_limit(16, 1, whole, [23; 12].into_iter()), None);
+        assert_eq!(lane_limit(16, 2, aead, [23; 12].into_iter()), Some(23));
+    }
+
+    #[test]
+    fn two_sets_pay_only_while_both_are_busy() {
+        // 32 one-block jobs fill both sets for their one batch; 16 fill one.
+        assert!(two_sets_pay(16, 32, 1));
+        assert!(!two_sets_pay(16, 16, 1));
+        // 28 items of two blocks and 16 of ten: the second set would idle while the
+        // long ones run.
+        assert!(!two_sets_pay(16, 28 * 2 + 16 * 10, 10));
+        // 64 items of ten blocks keep both busy.
+        assert!(two_sets_pay(16, 64 * 10, 10));
     }
 
     #[test]
@@ -105,6 +254,6 @@ mod tests {
         // Thirty one-block items and one of 24 blocks: the long one would keep a lane
         // busy for 24 batches while the others need two.
         let blocks = [1; 30].into_iter().chain([24]);
-        assert_eq!(lane_limit(16, XOR, blocks), Some(1));
+        assert_eq!(lane_limit(16, 1, XOR, blocks), Some(1));
     }
 }

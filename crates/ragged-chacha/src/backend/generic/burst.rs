@@ -29,6 +29,8 @@
 
 use super::lanes::Lanes;
 use super::rounds::rounds;
+#[cfg(doc)]
+use crate::backend::burst_split::{lane_sets, two_sets_pay};
 use crate::wipe::wipe;
 
 /// One message of a burst for the kernel: `len` bytes from `input` XORed with the
@@ -67,11 +69,25 @@ pub(crate) trait Jobs {
     fn release(&mut self) {}
 
     /// After [`Jobs::release`]: whether the waiting job whose key block is at `key`
-    /// goes on to its message (else it is dropped, its message untouched).
+    /// goes on to its message (else it is dropped, its message untouched). A source
+    /// may have new jobs after a release (the rest of a kept message, in a lane of its
+    /// own).
     #[inline(always)]
     fn keep(&mut self, _key: *mut u8) -> bool {
         true
     }
+
+    /// Whether a second set of `lanes` lanes ([`lane_sets`]) pays for these jobs: only
+    /// while both sets have work (see [`two_sets_pay`]).
+    fn two_sets(&self, lanes: usize) -> bool;
+
+    /// Sets of lanes the kernel runs these jobs on: 1, or 2 ([`TwoSets`]) where the
+    /// vector registers hold two sets' state (16 lanes a set). A constant, so that
+    /// each kernel is compiled for one: with both in one function, the one-set kernel
+    /// ran slower (measured in the commit that added the second set; figures in
+    /// `docs/tuning.md`). `crate::burst`'s sources run on two sets wrapped in its
+    /// `TwoSets`.
+    const SETS: usize = 1;
 }
 
 /// What one lane is doing: the rest of its job.
@@ -100,7 +116,8 @@ const FREE: Lane = Lane {
 };
 
 /// XORs every job's keystream into its destination, `V::BLOCKS` lanes across jobs,
-/// each lane refilled with the next job's blocks as its own job ends.
+/// each lane refilled with the next job's blocks as its own job ends; with
+/// [`Jobs::SETS`] of 2 (16-lane batches only), two sets of them side by side.
 ///
 /// # Safety
 /// The CPU has the features `V` requires; every job's `input` is readable and `output`
@@ -112,130 +129,277 @@ const FREE: Lane = Lane {
 #[cfg_attr(not(lane_simd), allow(dead_code))]
 #[inline(always)]
 pub(crate) unsafe fn xor_burst<V: Lanes, J: Jobs>(jobs: &mut J, double_rounds: u32) {
-    // `blocks[l]`: lane `l`'s initial state, with its counter words brought up to date
-    // before each `V::untranspose` (word 13 of the state in `word13`, for the high half
-    // of the counter to be added to).
-    let mut blocks = core::mem::MaybeUninit::<Aligned>::uninit();
+    // SAFETY: forwarded.
+    unsafe {
+        if V::BLOCKS == 16 && J::SETS == 2 {
+            xor_burst_sets::<V, J, 2>(jobs, double_rounds);
+        } else {
+            xor_burst_sets::<V, J, 1>(jobs, double_rounds);
+        }
+    }
+}
+
+/// [`xor_burst`] on `S` sets of `V::BLOCKS` lanes: lane `l` of set `s` is the burst's
+/// lane `s · V::BLOCKS + l`. The sets' rounds run interleaved, as independent chains,
+/// while more than one set is busy (with two sets: 32 registers of state, so only
+/// where the instruction set has them).
+///
+/// # Safety
+/// As for [`xor_burst`]; `S` is 1, or 2 with 32 vector registers.
+#[cfg_attr(not(lane_simd), allow(dead_code))]
+#[inline(always)]
+unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double_rounds: u32) {
+    // `blocks[s][l]`: lane `l`'s initial state in set `s`, with its counter words
+    // brought up to date before each `V::untranspose` (word 13 of the state in
+    // `word13`, for the high half of the counter to be added to).
+    let mut blocks = core::mem::MaybeUninit::<[Aligned; S]>::uninit();
     // SAFETY: the CPU has V's features; `Aligned` is all 32-bit words, any bytes valid,
     // and `zero_rows` writes every one of them before the reference is made.
     let blocks = unsafe {
-        zero_rows::<V>(blocks.as_mut_ptr(), 16);
-        &mut (*blocks.as_mut_ptr()).0
+        let first = blocks.as_mut_ptr().cast::<Aligned>();
+        for s in 0..S {
+            zero_rows::<V>(first.add(s), 16);
+        }
+        &mut *blocks.as_mut_ptr()
     };
-    let mut word13 = [0u32; 16];
-    let mut lanes = [FREE; 16];
+    let mut word13 = [[0u32; 16]; S];
+    let mut lanes = [[FREE; 16]; S];
     // With `J::HOLDS`: the written key block of each lane that waits for the source
     // (null where none). Such a lane is busy, but its keystream is neither written
     // nor moved on. (Without, never read: compiled out.)
-    let mut held = [core::ptr::null_mut::<u8>(); 16];
+    let mut held = [[core::ptr::null_mut::<u8>(); 16]; S];
     // Whether the source may still have jobs.
     let mut more = true;
-    // Whether `rows` must be rebuilt from `blocks`: a lane took a new job, or a lane's
-    // counter carried into its high half (64-bit counters only), which the plain
-    // increment of the counter row does not do.
-    let mut rebuild = true;
+    // Whether a set's `rows` must be rebuilt from its `blocks`: a lane took a new job,
+    // or a lane's counter carried into its high half (64-bit counters only), which
+    // the plain increment of the counter row does not do.
+    let mut rebuild = [true; S];
     // SAFETY: the CPU has V's features.
-    let (mut rows, one): ([V; 16], V) = unsafe { ([V::splat(0); 16], V::splat(1)) };
+    let (mut rows, one): ([[V; 16]; S], V) = unsafe { ([[V::splat(0); 16]; S], V::splat(1)) };
     loop {
-        let (mut busy, mut waiting) = (0, 0);
-        for (l, lane) in lanes.iter_mut().enumerate().take(V::BLOCKS) {
-            let waits = J::HOLDS && !held[l].is_null();
-            while more && lane.left == 0 && lane.key.is_null() && !waits {
-                let Some(job) = jobs.next(&mut blocks[l]) else {
-                    more = false;
-                    break;
-                };
-                if job.len != 0 || !job.key.is_null() {
-                    word13[l] = blocks[l][13];
-                    *lane = Lane {
-                        input: job.input,
-                        output: job.output,
-                        key: job.key,
-                        left: job.len,
-                        done: 0,
-                        counter: job.counter,
+        let (mut busy, mut waiting) = ([0; S], 0);
+        for s in 0..S {
+            for (l, lane) in lanes[s].iter_mut().enumerate().take(V::BLOCKS) {
+                let waits = J::HOLDS && !held[s][l].is_null();
+                while more && lane.left == 0 && lane.key.is_null() && !waits {
+                    let Some(job) = jobs.next(&mut blocks[s].0[l]) else {
+                        more = false;
+                        break;
                     };
-                    rebuild = true;
+                    if job.len != 0 || !job.key.is_null() {
+                        word13[s][l] = blocks[s].0[l][13];
+                        *lane = Lane {
+                            input: job.input,
+                            output: job.output,
+                            key: job.key,
+                            left: job.len,
+                            done: 0,
+                            counter: job.counter,
+                        };
+                        rebuild[s] = true;
+                    }
                 }
+                busy[s] += usize::from(lane.left != 0 || !lane.key.is_null() || waits);
+                waiting += usize::from(waits);
             }
-            busy += usize::from(lane.left != 0 || !lane.key.is_null() || waits);
-            waiting += usize::from(waits);
         }
-        if busy == 0 {
+        let all: usize = busy.iter().sum();
+        if all == 0 {
             break;
         }
-        if J::HOLDS && waiting == busy {
+        if J::HOLDS && waiting == all {
             jobs.release();
-            for (lane, key) in lanes.iter_mut().zip(held.iter_mut()).take(V::BLOCKS) {
-                if !key.is_null() {
-                    if !jobs.keep(*key) {
-                        lane.left = 0;
+            for (lanes, held) in lanes.iter_mut().zip(held.iter_mut()) {
+                for (lane, key) in lanes.iter_mut().zip(held.iter_mut()).take(V::BLOCKS) {
+                    if !key.is_null() {
+                        if !jobs.keep(*key) {
+                            lane.left = 0;
+                        }
+                        *key = core::ptr::null_mut();
                     }
-                    *key = core::ptr::null_mut();
                 }
             }
             // The dropped lanes take new jobs; the kept ones go on from their counter,
             // which the counter row already has (no batch ran while they waited).
+            more = true;
             continue;
         }
-        // SAFETY: the CPU has V's features; `blocks` holds `16 * V::BYTES` bytes (its
-        // first `V::BLOCKS` lanes). Each busy lane writes at most its job's next 64
-        // bytes, within the job (`left`), with the job's `done` bytes before them
-        // already final (the tail trick's `before`).
+        // SAFETY: the CPU has V's features; each set's `blocks` holds `16 * V::BYTES`
+        // bytes (its first `V::BLOCKS` lanes). Each busy lane writes at most its job's
+        // next 64 bytes, within the job (`left`), with the job's `done` bytes before
+        // them already final (the tail trick's `before`).
         unsafe {
-            if rebuild {
-                for (l, lane) in lanes.iter().enumerate().take(V::BLOCKS) {
-                    blocks[l][12] = lane.counter as u32;
-                    blocks[l][13] = word13[l].wrapping_add((lane.counter >> 32) as u32);
+            for s in 0..S {
+                if busy[s] == 0 {
+                    continue;
                 }
-                let flat = blocks.as_ptr().cast::<u8>();
-                // Written out: an array built by a closure is a call outside the
-                // target features.
-                macro_rules! loaded {
-                    ($($i:literal),*) => { [$(V::load(flat.add($i * V::BYTES))),*] };
+                if rebuild[s] {
+                    for (l, lane) in lanes[s].iter().enumerate().take(V::BLOCKS) {
+                        blocks[s].0[l][12] = lane.counter as u32;
+                        blocks[s].0[l][13] = word13[s][l].wrapping_add((lane.counter >> 32) as u32);
+                    }
+                    let flat = blocks[s].0.as_ptr().cast::<u8>();
+                    // Written out: an array built by a closure is a call outside the
+                    // target features.
+                    macro_rules! loaded {
+                        ($($i:literal),*) => { [$(V::load(flat.add($i * V::BYTES))),*] };
+                    }
+                    rows[s] = V::untranspose(loaded!(
+                        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+                    ));
+                    rebuild[s] = false;
+                } else {
+                    rows[s][12] = rows[s][12].add(one);
                 }
-                rows = V::untranspose(loaded!(
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-                ));
-                rebuild = false;
+            }
+            if S == 2 && busy[0] != 0 && busy[1] != 0 {
+                let (mut x, mut y) = (rows[0], rows[1]);
+                rounds_side_by_side(&mut x, &mut y, double_rounds);
+                let (first, last) = lanes.split_at_mut(1);
+                let (first, last) = (&mut first[0], &mut last[0]);
+                finish_batch::<V, J>(x, &rows[0], first, &mut held[0], &mut rebuild[0]);
+                let held = &mut held[1];
+                finish_batch::<V, J>(y, &rows[1], last, held, &mut rebuild[1]);
             } else {
-                rows[12] = rows[12].add(one);
+                for s in 0..S {
+                    if busy[s] != 0 {
+                        let mut x = rows[s];
+                        rounds(&mut x, double_rounds);
+                        let held = &mut held[s];
+                        finish_batch::<V, J>(x, &rows[s], &mut lanes[s], held, &mut rebuild[s]);
+                    }
+                }
             }
-            let mut x = rows;
-            rounds(&mut x, double_rounds);
-            for i in 0..16 {
-                x[i] = x[i].add(rows[i]);
-            }
-            let ks = V::transpose(x);
-            // Lane by lane with constant indices into `ks`, so that every vector is
-            // named by a constant and stays in its register (a loop over the lanes
-            // indexed `ks` at run time, through a copy on the stack).
-            macro_rules! write_lanes {
-                ($($l:literal),*) => {
-                    $(
-                        if $l < V::BLOCKS {
-                            if J::HOLDS && !held[$l].is_null() {
-                                // The counter row moved on without the waiting lane.
-                                rebuild = true;
-                            } else {
-                                let key = lanes[$l].key;
-                                rebuild |= write_lane::<V>(&mut lanes[$l], &ks, $l);
-                                if J::HOLDS {
-                                    held[$l] = key;
-                                }
-                            }
-                        }
-                    )*
-                };
-            }
-            write_lanes!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         }
     }
-    // The key words of the last jobs (only the first `V::BLOCKS` rows were written).
-    // SAFETY: the CPU has V's features; `blocks` is an `Aligned`'s array.
-    unsafe { zero_rows::<V>(blocks.as_mut_ptr().cast::<Aligned>(), V::BLOCKS) };
+    // The key words of the last jobs (only the first `V::BLOCKS` rows of a set were
+    // written).
+    // SAFETY: the CPU has V's features; each `blocks[s]` is an `Aligned`.
+    unsafe {
+        for set in blocks.iter_mut() {
+            zero_rows::<V>(set, V::BLOCKS);
+        }
+    }
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     wipe(&mut word13);
+}
+
+/// A batch's end: the rounds' output `x` plus the initial `rows`, transposed into
+/// keystream, each busy lane's block written (see [`write_lane`]); a lane waiting for
+/// its source ([`Jobs::HOLDS`]) is passed over, and the set's rows marked for a
+/// rebuild (its counter row moves on without it).
+///
+/// # Safety
+/// As for the batch in [`xor_burst_sets`].
+#[cfg_attr(not(lane_simd), allow(dead_code))]
+#[inline(always)]
+unsafe fn finish_batch<V: Lanes, J: Jobs>(
+    mut x: [V; 16],
+    rows: &[V; 16],
+    lanes: &mut [Lane; 16],
+    held: &mut [*mut u8; 16],
+    rebuild: &mut bool,
+) {
+    // SAFETY: the caller's.
+    unsafe {
+        for i in 0..16 {
+            x[i] = x[i].add(rows[i]);
+        }
+        let ks = V::transpose(x);
+        // Lane by lane with constant indices into `ks`, so that every vector is named
+        // by a constant and stays in its register (a loop over the lanes indexed `ks`
+        // at run time, through a copy on the stack).
+        macro_rules! write_lanes {
+            ($($l:literal),*) => {
+                $(
+                    if $l < V::BLOCKS {
+                        if J::HOLDS && !held[$l].is_null() {
+                            *rebuild = true;
+                        } else {
+                            let key = lanes[$l].key;
+                            *rebuild |= write_lane::<V>(&mut lanes[$l], &ks, $l);
+                            if J::HOLDS {
+                                held[$l] = key;
+                            }
+                        }
+                    }
+                )*
+            };
+        }
+        write_lanes!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    }
+}
+
+/// The double rounds of two independent sets of sixteen word vectors, step by step
+/// across the sets (and the four quarter rounds of a column or diagonal), so that
+/// their dependency chains run side by side: where one set's chain is bound by the
+/// latency of its vector operations, the other fills the idle pipes. Every vector
+/// stays in a register only with 32 of them.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[cfg_attr(not(lane_simd), allow(dead_code))]
+#[inline(always)]
+unsafe fn rounds_side_by_side<V: Lanes>(x: &mut [V; 16], y: &mut [V; 16], double_rounds: u32) {
+    // SAFETY: the caller's (the CPU has V's features).
+    unsafe {
+        for _ in 0..double_rounds {
+            quarter_rounds_side_by_side(
+                x,
+                y,
+                [0, 1, 2, 3],
+                [4, 5, 6, 7],
+                [8, 9, 10, 11],
+                [12, 13, 14, 15],
+            );
+            quarter_rounds_side_by_side(
+                x,
+                y,
+                [0, 1, 2, 3],
+                [5, 6, 7, 4],
+                [10, 11, 8, 9],
+                [15, 12, 13, 14],
+            );
+        }
+    }
+}
+
+/// The four quarter rounds on columns or diagonals `a`, `b`, `c`, `d` of both sets,
+/// step by step.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[cfg_attr(not(lane_simd), allow(dead_code))]
+#[inline(always)]
+unsafe fn quarter_rounds_side_by_side<V: Lanes>(
+    x: &mut [V; 16],
+    y: &mut [V; 16],
+    a: [usize; 4],
+    b: [usize; 4],
+    c: [usize; 4],
+    d: [usize; 4],
+) {
+    // One step, `v[to] = rotate(v[to] op v[from])`, of the four quarter rounds of
+    // both sets.
+    macro_rules! step {
+        ($op:ident, $to:ident, $from:ident $(, $rotl:ident)?) => {
+            for i in 0..4 {
+                x[$to[i]] = x[$to[i]].$op(x[$from[i]])$(.$rotl())?;
+                y[$to[i]] = y[$to[i]].$op(y[$from[i]])$(.$rotl())?;
+            }
+        };
+    }
+    // SAFETY: the caller's (the CPU has V's features).
+    unsafe {
+        step!(add, a, b);
+        step!(xor, d, a, rotl16);
+        step!(add, c, d);
+        step!(xor, b, c, rotl12);
+        step!(add, a, b);
+        step!(xor, d, a, rotl8);
+        step!(add, c, d);
+        step!(xor, b, c, rotl7);
+    }
 }
 
 /// Zeroes the first `rows` lane rows at `blocks` with volatile whole-vector stores: a
