@@ -48,11 +48,11 @@
 use crate::aead::MAX_PLAINTEXT_LEN;
 use crate::aead::{AeadVariant, ChaChaPoly1305, TAG_LEN, check_len};
 use crate::backend::burst_split::{
-    Core, Costs, HALVES_FROM, lane_limit, lane_sets, lane_width, this_core, two_sets_pay,
+    Costs, HALVES_FROM, lane_limit, lane_sets, lane_width, two_sets_pay,
 };
 use crate::backend::generic::{Job, Jobs};
 use crate::backend::poly1305::{MacJob, Poly1305Backend};
-use crate::backend::{Backend, MacRoute, Route};
+use crate::backend::{Backend, Core, MacRoute, Route};
 use crate::chacha::ChaCha;
 use crate::error::Error;
 use crate::poly1305::{tag_difference, tag_verdict, tags_equal};
@@ -461,9 +461,9 @@ const AEAD_COSTS_ZEN5: Costs = Costs {
 /// The AEAD's costs on this core.
 #[inline(always)]
 fn aead_costs() -> Costs {
-    match this_core() {
+    match Core::this() {
         Core::Zen5 => AEAD_COSTS_ZEN5,
-        Core::Other => AEAD_COSTS,
+        _ => AEAD_COSTS,
     }
 }
 

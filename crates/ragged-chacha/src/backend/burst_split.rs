@@ -17,9 +17,8 @@
 //! the most, or none if no `limit` saves anything. (`fixed` and the fewest items are
 //! measured per kind of burst; the figures are in `docs/tuning.md`.)
 
-use core::sync::atomic::{AtomicU8, Ordering};
-
 use super::Backend;
+use super::route::Core;
 
 /// Sets of `width`-lane batches the burst kernel runs side by side on this core: 2 for
 /// 16-lane (AVX-512) batches on AMD family 1Ah (Zen 5), whose 512-bit vector pipes
@@ -29,7 +28,7 @@ use super::Backend;
 /// two 256-bit pipes: one batch already fills them).
 #[inline]
 pub(crate) fn lane_sets(width: usize) -> usize {
-    if width == 16 && this_core() == Core::Zen5 {
+    if width == 16 && Core::this() == Core::Zen5 {
         2
     } else {
         1
@@ -52,61 +51,6 @@ pub(crate) fn two_sets_pay(lanes: usize, blocks: usize, longest: usize) -> bool 
 pub(crate) fn lane_width(backend: Backend) -> usize {
     let width = backend.lane_width();
     width * lane_sets(width)
-}
-
-/// The cores whose burst costs were measured apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Core {
-    /// Any other CPU (the costs measured on Zen 4).
-    Other,
-    /// AMD family 1Ah.
-    Zen5,
-}
-
-/// [`this_core`]'s answer plus one; 0 until first asked.
-static CORE: AtomicU8 = AtomicU8::new(0);
-
-/// The running CPU's core for the burst costs, identified once per process (`cpuid`
-/// can trap to a hypervisor).
-// `backend/route.rs` identifies the cores of its routing table the same way; its
-// `Core` is private to it.
-#[inline]
-pub(crate) fn this_core() -> Core {
-    match CORE.load(Ordering::Relaxed) {
-        0 => {
-            let core = identify();
-            CORE.store(core as u8 + 1, Ordering::Relaxed);
-            core
-        }
-        2 => Core::Zen5,
-        _ => Core::Other,
-    }
-}
-
-/// The core from `cpuid`: AMD (`AuthenticAMD`) with family 1Ah (base 0Fh plus
-/// extended 0Bh) is Zen 5.
-#[cfg(all(target_arch = "x86_64", not(target_env = "sgx")))]
-#[cold]
-fn identify() -> Core {
-    use core::arch::x86_64::__cpuid;
-    #[allow(unused_unsafe)]
-    // SAFETY: `cpuid` exists on every x86-64 CPU and only reads identification
-    // registers; leaves 0 and 1 always exist.
-    let (vendor, eax) = unsafe { (__cpuid(0), __cpuid(1).eax) };
-    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
-    let family = ((eax >> 8) & 0xf) + ((eax >> 20) & 0xff);
-    if amd && (eax >> 8) & 0xf == 0xf && family == 0x1a {
-        Core::Zen5
-    } else {
-        Core::Other
-    }
-}
-
-/// Off x86-64 no core has costs of its own.
-#[cfg(not(all(target_arch = "x86_64", not(target_env = "sgx"))))]
-#[cold]
-fn identify() -> Core {
-    Core::Other
 }
 
 /// The most blocks any kind of burst lets an item take the lanes with.

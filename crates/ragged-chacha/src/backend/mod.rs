@@ -75,7 +75,7 @@ macro_rules! entry_point {
 }
 
 use self::detected::Detected;
-pub(crate) use self::route::{MacRoute, Route};
+pub(crate) use self::route::{Core, MacRoute, Route};
 use crate::state::State;
 
 /// A ChaCha implementation for one instruction-set level.

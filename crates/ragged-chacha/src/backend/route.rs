@@ -328,9 +328,10 @@ fn table(core: Core) -> Row {
 /// [`Core::this`]'s answer plus one; 0 until first asked.
 static CORE: AtomicU8 = AtomicU8::new(0);
 
-/// The cores with a row in [`table`].
+/// The cores with a row in [`table`] (and with burst costs of their own,
+/// `burst_split.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Core {
+pub(crate) enum Core {
     /// Anything without a row, including every non-x86 CPU.
     Other,
     /// AMD family 19h, models 10h–1Fh, 60h–7Fh, A0h–AFh.
@@ -343,7 +344,7 @@ impl Core {
     /// The running CPU's core, identified once per process (`cpuid` can trap to a
     /// hypervisor, so it is not asked per cipher).
     #[inline]
-    fn this() -> Core {
+    pub(crate) fn this() -> Core {
         const CORES: [Core; 3] = [Core::Other, Core::Zen4, Core::Zen5];
         match CORE.load(Ordering::Relaxed) {
             0 => {
