@@ -7,8 +7,9 @@
 //! instruction set, so the crossovers come from [`table`], keyed by the CPU (vendor,
 //! family, model) with one row per core that was measured (`docs/tuning.md`,
 //! "Per-length routing"); a row applies only with the backend it was measured against,
-//! and every other CPU keeps the backends' own thresholds. The core is identified once
-//! per process; a call pays one compare.
+//! and every other CPU keeps the backends' own thresholds. Likewise a row may send long
+//! messages to another plan of the same instruction set (Zen 5: `Avx512Wide`). The core
+//! is identified once per process; a call pays two compares.
 //!
 //! Only detected backends are routed: a backend named with `with_backend` runs every
 //! length it takes, so each backend can still be tested and timed alone.
