@@ -181,8 +181,8 @@ impl<'a, V: Variant> XorItem<'a, V> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Burst {
-    route: Route,
-    mac_route: MacRoute,
+    pub(crate) route: Route,
+    pub(crate) mac_route: MacRoute,
 }
 
 impl Default for Burst {
@@ -237,7 +237,7 @@ impl Burst {
         &self,
         items: &mut [Keyed<'_, SealItem<'_, V>>],
     ) -> Result<(), Error> {
-        seal_items(self.route, self.mac_route, None, items)
+        V::seal_keyed_burst(self, items)
     }
 
     /// Opens every item in place under its own key, writing item `i`'s verdict to
@@ -253,7 +253,7 @@ impl Burst {
         items: &mut [Keyed<'_, OpenItem<'_, V>>],
         verdicts: &mut [Result<(), Error>],
     ) -> Result<(), Error> {
-        open_items(self.route, self.mac_route, None, items, verdicts)
+        V::open_keyed_burst(self, items, verdicts)
     }
 
     /// XORs each item's keystream into its buffer in place.
@@ -274,8 +274,7 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     /// [`Error::InvalidBurstItem`] for the first item longer than
     /// [`MAX_PLAINTEXT_LEN`]; nothing is written then.
     pub fn seal_burst(&self, items: &mut [SealItem<'_, V>]) -> Result<(), Error> {
-        let (route, mac_route) = self.routes();
-        seal_items(route, mac_route, Some(self.key()), items)
+        V::seal_burst(self, items)
     }
 
     /// Opens every item in place under this AEAD's key, writing item `i`'s verdict to
@@ -294,8 +293,7 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         items: &mut [OpenItem<'_, V>],
         verdicts: &mut [Result<(), Error>],
     ) -> Result<(), Error> {
-        let (route, mac_route) = self.routes();
-        open_items(route, mac_route, Some(self.key()), items, verdicts)
+        V::open_burst(self, items, verdicts)
     }
 }
 
@@ -588,7 +586,7 @@ unsafe fn run_jobs<J: Jobs>(backend: Backend, jobs: &mut J, double_rounds: u32) 
     let width = backend.lane_width();
     // SAFETY: the caller's.
     unsafe {
-        if lane_sets(width) == 2 && jobs.two_sets(width) {
+        if J::MAY_TAKE_TWO_SETS && lane_sets(width) == 2 && jobs.two_sets(width) {
             backend.xor_burst(&mut TwoSets(jobs), double_rounds);
         } else {
             backend.xor_burst(jobs, double_rounds);
@@ -749,7 +747,7 @@ fn open_single<V: AeadVariant>(
 }
 
 /// The AEAD seal of every item (after checking them all).
-fn seal_items<V: AeadVariant>(
+pub(crate) fn seal_items<V: AeadVariant>(
     route: Route,
     mac_route: MacRoute,
     key: Option<&[u8; 32]>,
@@ -1114,7 +1112,7 @@ fn waves_fit<V: AeadVariant>(group: &[impl AeadItem<V>], limit: usize, width: us
 }
 
 /// The AEAD open of every item (after checking them all), verdicts to `verdicts`.
-fn open_items<V: AeadVariant>(
+pub(crate) fn open_items<V: AeadVariant>(
     route: Route,
     mac_route: MacRoute,
     key: Option<&[u8; 32]>,
@@ -1247,6 +1245,8 @@ struct XorJobs<'a, 'b, V: Variant> {
 }
 
 impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
+    const MAY_TAKE_TWO_SETS: bool = false;
+
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
         let limit = self.limit;
