@@ -32,93 +32,10 @@ pub trait AeadVariant: Variant + sealed::Sealed {
     const AEAD_NAME: &'static str;
 }
 
-pub(crate) mod sealed {
-    use super::ChaChaPoly1305;
-    use crate::burst::{Burst, Keyed, OpenItem, SealItem};
-    use crate::error::Error;
-
-    /// Seals [`super::AeadVariant`], and runs its bursts ([`crate::burst`]). Each
-    /// variant's methods are concrete functions, compiled once, in this crate: called
-    /// generically, the burst code and its kernels (one a backend and job source) were
-    /// compiled again in every crate that called a burst, which made the builds of the
-    /// test crates the slowest part of CI.
-    pub trait Sealed: Sized {
-        /// [`crate::ChaChaPoly1305::seal_burst`].
-        fn seal_burst(
-            aead: &ChaChaPoly1305<Self>,
-            items: &mut [SealItem<'_, Self>],
-        ) -> Result<(), Error>
-        where
-            Self: super::AeadVariant;
-
-        /// [`crate::Burst::seal`].
-        fn seal_keyed_burst(
-            burst: &Burst,
-            items: &mut [Keyed<'_, SealItem<'_, Self>>],
-        ) -> Result<(), Error>
-        where
-            Self: super::AeadVariant;
-
-        /// [`crate::ChaChaPoly1305::open_burst`].
-        fn open_burst(
-            aead: &ChaChaPoly1305<Self>,
-            items: &mut [OpenItem<'_, Self>],
-            verdicts: &mut [Result<(), Error>],
-        ) -> Result<(), Error>
-        where
-            Self: super::AeadVariant;
-
-        /// [`crate::Burst::open`].
-        fn open_keyed_burst(
-            burst: &Burst,
-            items: &mut [Keyed<'_, OpenItem<'_, Self>>],
-            verdicts: &mut [Result<(), Error>],
-        ) -> Result<(), Error>
-        where
-            Self: super::AeadVariant;
-    }
-
-    macro_rules! bursts_of {
-        ($variant:ty) => {
-            impl Sealed for $variant {
-                fn seal_burst(
-                    aead: &ChaChaPoly1305<Self>,
-                    items: &mut [SealItem<'_, Self>],
-                ) -> Result<(), Error> {
-                    let (route, mac_route) = aead.routes();
-                    crate::burst::seal_items(route, mac_route, Some(aead.key()), items)
-                }
-
-                fn seal_keyed_burst(
-                    burst: &Burst,
-                    items: &mut [Keyed<'_, SealItem<'_, Self>>],
-                ) -> Result<(), Error> {
-                    crate::burst::seal_items(burst.route, burst.mac_route, None, items)
-                }
-
-                fn open_burst(
-                    aead: &ChaChaPoly1305<Self>,
-                    items: &mut [OpenItem<'_, Self>],
-                    verdicts: &mut [Result<(), Error>],
-                ) -> Result<(), Error> {
-                    let (route, mac_route) = aead.routes();
-                    let key = Some(aead.key());
-                    crate::burst::open_items(route, mac_route, key, items, verdicts)
-                }
-
-                fn open_keyed_burst(
-                    burst: &Burst,
-                    items: &mut [Keyed<'_, OpenItem<'_, Self>>],
-                    verdicts: &mut [Result<(), Error>],
-                ) -> Result<(), Error> {
-                    let (route, mac_route) = (burst.route, burst.mac_route);
-                    crate::burst::open_items(route, mac_route, None, items, verdicts)
-                }
-            }
-        };
-    }
-    bursts_of!(crate::variant::Ietf<20>);
-    bursts_of!(crate::variant::XChaCha<20>);
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for crate::variant::Ietf<20> {}
+    impl Sealed for crate::variant::XChaCha<20> {}
 }
 
 impl AeadVariant for variant::Ietf<20> {

@@ -181,8 +181,8 @@ impl<'a, V: Variant> XorItem<'a, V> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Burst {
-    pub(crate) route: Route,
-    pub(crate) mac_route: MacRoute,
+    route: Route,
+    mac_route: MacRoute,
 }
 
 impl Default for Burst {
@@ -237,7 +237,7 @@ impl Burst {
         &self,
         items: &mut [Keyed<'_, SealItem<'_, V>>],
     ) -> Result<(), Error> {
-        V::seal_keyed_burst(self, items)
+        seal_items(self.route, self.mac_route, None, items)
     }
 
     /// Opens every item in place under its own key, writing item `i`'s verdict to
@@ -253,7 +253,7 @@ impl Burst {
         items: &mut [Keyed<'_, OpenItem<'_, V>>],
         verdicts: &mut [Result<(), Error>],
     ) -> Result<(), Error> {
-        V::open_keyed_burst(self, items, verdicts)
+        open_items(self.route, self.mac_route, None, items, verdicts)
     }
 
     /// XORs each item's keystream into its buffer in place.
@@ -274,7 +274,8 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     /// [`Error::InvalidBurstItem`] for the first item longer than
     /// [`MAX_PLAINTEXT_LEN`]; nothing is written then.
     pub fn seal_burst(&self, items: &mut [SealItem<'_, V>]) -> Result<(), Error> {
-        V::seal_burst(self, items)
+        let (route, mac_route) = self.routes();
+        seal_items(route, mac_route, Some(self.key()), items)
     }
 
     /// Opens every item in place under this AEAD's key, writing item `i`'s verdict to
@@ -293,7 +294,8 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         items: &mut [OpenItem<'_, V>],
         verdicts: &mut [Result<(), Error>],
     ) -> Result<(), Error> {
-        V::open_burst(self, items, verdicts)
+        let (route, mac_route) = self.routes();
+        open_items(route, mac_route, Some(self.key()), items, verdicts)
     }
 }
 
@@ -747,7 +749,7 @@ fn open_single<V: AeadVariant>(
 }
 
 /// The AEAD seal of every item (after checking them all).
-pub(crate) fn seal_items<V: AeadVariant>(
+fn seal_items<V: AeadVariant>(
     route: Route,
     mac_route: MacRoute,
     key: Option<&[u8; 32]>,
@@ -1112,7 +1114,7 @@ fn waves_fit<V: AeadVariant>(group: &[impl AeadItem<V>], limit: usize, width: us
 }
 
 /// The AEAD open of every item (after checking them all), verdicts to `verdicts`.
-pub(crate) fn open_items<V: AeadVariant>(
+fn open_items<V: AeadVariant>(
     route: Route,
     mac_route: MacRoute,
     key: Option<&[u8; 32]>,

@@ -11,7 +11,7 @@
 macro_rules! entry_points {
     (
         $(#[$doc:meta])* $name:ident, $features:literal, $wide:ty, $mid:ty, $narrow:ty, $rows:ty,
-        wide_bulk: $bulk:literal
+        wide_bulk: $bulk:tt
     ) => {
         $(#[$doc])*
         pub(crate) mod $name {
@@ -74,18 +74,29 @@ macro_rules! entry_points {
                 unsafe { generic::open::<$wide, $rows, A, $bulk>(state, input, output, len, mac) }
             }
 
-            /// The burst kernel ([`generic::xor_burst`]) on this backend: the wide
-            /// lanes across the jobs.
-            ///
-            /// # Safety
-            /// The CPU has the features named in `target_feature`; the contract of
-            /// [`generic::xor_burst`].
-            #[target_feature(enable = $features)]
-            pub(crate) unsafe fn xor_burst<J: generic::Jobs>(jobs: &mut J, double_rounds: u32) {
-                // SAFETY: as for `xor_keystream`.
-                unsafe { generic::xor_burst::<$wide, J>(jobs, double_rounds) }
-            }
+            $crate::backend::generic::burst_entry_point!(wide_bulk: $bulk, $features, $wide);
         }
     };
 }
 pub(crate) use entry_points;
+
+/// `entry_points!`'s `xor_burst`, which a wide-bulk backend leaves out: its bursts run
+/// the kernel of its twin without the wide bulk (see `Backend::xor_burst`), so that
+/// the burst kernels, the largest code in the crate, are compiled once.
+macro_rules! burst_entry_point {
+    (wide_bulk: true, $features:literal, $wide:ty) => {};
+    (wide_bulk: false, $features:literal, $wide:ty) => {
+        /// The burst kernel ([`generic::xor_burst`]) on this backend: the wide
+        /// lanes across the jobs.
+        ///
+        /// # Safety
+        /// The CPU has the features named in `target_feature`; the contract of
+        /// [`generic::xor_burst`].
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn xor_burst<J: generic::Jobs>(jobs: &mut J, double_rounds: u32) {
+            // SAFETY: as for `xor_keystream`.
+            unsafe { generic::xor_burst::<$wide, J>(jobs, double_rounds) }
+        }
+    };
+}
+pub(crate) use burst_entry_point;

@@ -60,7 +60,7 @@ pub(crate) use self::aead::{open, seal};
 pub(crate) use self::burst::xor_burst;
 pub(crate) use self::burst::{Job, Jobs};
 #[cfg(lane_simd)]
-pub(crate) use self::entry_points::entry_points;
+pub(crate) use self::entry_points::{burst_entry_point, entry_points};
 pub(crate) use self::lanes::Lanes;
 #[cfg(lane_simd)]
 pub(crate) use self::lanes::Rows;
