@@ -1,6 +1,6 @@
 //! The `memcpy` implementations: ragged (dispatched and with the word strategy forced;
-//! with `--backends` also its x86-64 AVX2 and AVX-512 paths forced, where the CPU has
-//! them), the platform `memcpy` (through `copy_from_slice`), a copy that uses words
+//! with `--backends` also its x86-64 AVX2 and AVX-512 paths and Zen 5's forced, where
+//! the CPU has them), the platform `memcpy` (through `copy_from_slice`), a copy that uses words
 //! only when source and destination are co-aligned, and a byte loop.
 //!
 //! Each call copies a separate source buffer into a destination that starts on a
@@ -32,24 +32,36 @@ pub const OFFSETS: &[isize] = &[0, 1, 3, 5];
 /// Above this size only the fast implementations run, on shared buffers.
 pub const LARGE: usize = 4 << 20;
 
+/// Pushes to `$list` the `--backends` columns of the pinned kernels this CPU has, each
+/// as `PerCase<$runner<…>>` made from `$arg` (`memcpy`'s and `memmove`'s runners).
+macro_rules! push_pinned {
+    ($list:ident, $runner:ident, $arg:expr) => {
+        if RaggedAvx2::KERNEL.is_available() {
+            $list.push(PerCase::<$runner<RaggedAvx2>>::boxed($arg));
+        }
+        if RaggedAvx512::KERNEL.is_available() {
+            $list.push(PerCase::<$runner<RaggedAvx512>>::boxed($arg));
+        }
+        if RaggedAvx512Zmm::KERNEL.is_available() {
+            $list.push(PerCase::<$runner<RaggedAvx512Zmm>>::boxed($arg));
+        }
+    };
+}
+pub(super) use push_pinned;
+
 /// The `memcpy` implementations for the cases of one part of the primitive: every one
 /// for sizes up to [`LARGE`], the fast ones on shared buffers above it; with
 /// `backends`, also the pinned ragged paths this CPU has ([`RaggedAvx2`],
-/// [`RaggedAvx512`]).
+/// [`RaggedAvx512`], [`RaggedAvx512Zmm`]).
 pub fn memcpy(large: bool, backends: bool) -> Vec<Box<dyn Implementation>> {
-    let avx2 = backends && RaggedAvx2::KERNEL.is_available();
-    let avx512 = backends && RaggedAvx512::KERNEL.is_available();
     if large {
         let pool = Pool::default();
         let mut list = vec![
             PerCase::<SharedRunner<Ragged>>::boxed(&pool),
             PerCase::<SharedRunner<RaggedWord>>::boxed(&pool),
         ];
-        if avx2 {
-            list.push(PerCase::<SharedRunner<RaggedAvx2>>::boxed(&pool));
-        }
-        if avx512 {
-            list.push(PerCase::<SharedRunner<RaggedAvx512>>::boxed(&pool));
+        if backends {
+            push_pinned!(list, SharedRunner, &pool);
         }
         list.push(PerCase::<SharedRunner<Glibc>>::boxed(&pool));
         list
@@ -58,11 +70,8 @@ pub fn memcpy(large: bool, backends: bool) -> Vec<Box<dyn Implementation>> {
             PerCase::<OwnedRunner<Ragged>>::boxed(&()),
             PerCase::<OwnedRunner<RaggedWord>>::boxed(&()),
         ];
-        if avx2 {
-            list.push(PerCase::<OwnedRunner<RaggedAvx2>>::boxed(&()));
-        }
-        if avx512 {
-            list.push(PerCase::<OwnedRunner<RaggedAvx512>>::boxed(&()));
+        if backends {
+            push_pinned!(list, OwnedRunner, &());
         }
         list.extend([
             PerCase::<OwnedRunner<Glibc>>::boxed(&()),
@@ -166,11 +175,19 @@ pinned!(
 );
 
 pinned!(
-    /// x86-64: the dispatcher's AVX-512 path (without its non-temporal stores),
-    /// forced.
+    /// x86-64: the dispatcher's AVX-512 path on every AVX-512 core but Zen 5 (without
+    /// its non-temporal stores), forced.
     RaggedAvx512,
     "ragged-avx512",
     Kernel::Avx512
+);
+
+pinned!(
+    /// x86-64: the dispatcher's path on a Zen 5 (64-byte vectors throughout), forced:
+    /// on a Zen 5 the dispatched column's own kernel, called out of line.
+    RaggedAvx512Zmm,
+    "ragged-avx512-zmm",
+    Kernel::Avx512Zmm
 );
 
 /// `<[u8]>::copy_from_slice`, which calls the platform's (glibc's) `memcpy`.
@@ -470,6 +487,12 @@ mod tests {
                         assert_eq!(
                             want,
                             copy_with::<RaggedAvx512>(size, src_offset, dst_offset)
+                        );
+                    }
+                    if RaggedAvx512Zmm::KERNEL.is_available() {
+                        assert_eq!(
+                            want,
+                            copy_with::<RaggedAvx512Zmm>(size, src_offset, dst_offset)
                         );
                     }
                     assert_eq!(

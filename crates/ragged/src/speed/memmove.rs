@@ -33,7 +33,7 @@ use std::rc::Rc;
 
 use super::memcpy::{
     Bytewise, CaseRunner, Glibc, Named, PAGE, PerCase, Pool, Ragged, RaggedAvx2, RaggedAvx512,
-    RaggedWord,
+    RaggedAvx512Zmm, RaggedWord, push_pinned,
 };
 use super::memcpy::{WORD_KERNEL, fingerprint, pattern};
 use super::registry::{ALIGN, Case, Implementation, Runner};
@@ -42,19 +42,14 @@ use super::registry::{ALIGN, Case, Implementation, Runner};
 /// for sizes up to [`super::memcpy::LARGE`], the fast ones on shared buffers above it;
 /// with `backends`, also the pinned ragged paths this CPU has, as in `memcpy`.
 pub fn memmove(large: bool, backends: bool) -> Vec<Box<dyn Implementation>> {
-    let avx2 = backends && RaggedAvx2::KERNEL.is_available();
-    let avx512 = backends && RaggedAvx512::KERNEL.is_available();
     if large {
         let pool = Pool::default();
         let mut list = vec![
             PerCase::<SharedMoves<Ragged>>::boxed(&pool),
             PerCase::<SharedMoves<RaggedWord>>::boxed(&pool),
         ];
-        if avx2 {
-            list.push(PerCase::<SharedMoves<RaggedAvx2>>::boxed(&pool));
-        }
-        if avx512 {
-            list.push(PerCase::<SharedMoves<RaggedAvx512>>::boxed(&pool));
+        if backends {
+            push_pinned!(list, SharedMoves, &pool);
         }
         list.push(PerCase::<SharedMoves<Glibc>>::boxed(&pool));
         list
@@ -63,11 +58,8 @@ pub fn memmove(large: bool, backends: bool) -> Vec<Box<dyn Implementation>> {
             PerCase::<Moves<Ragged>>::boxed(&()),
             PerCase::<Moves<RaggedWord>>::boxed(&()),
         ];
-        if avx2 {
-            list.push(PerCase::<Moves<RaggedAvx2>>::boxed(&()));
-        }
-        if avx512 {
-            list.push(PerCase::<Moves<RaggedAvx512>>::boxed(&()));
+        if backends {
+            push_pinned!(list, Moves, &());
         }
         list.extend([
             PerCase::<Moves<Glibc>>::boxed(&()),
@@ -133,7 +125,7 @@ macro_rules! pinned_mover {
     )*};
 }
 
-pinned_mover!(RaggedAvx2, RaggedAvx512);
+pinned_mover!(RaggedAvx2, RaggedAvx512, RaggedAvx512Zmm);
 
 /// `<[u8]>::copy_within`, which calls the platform's (glibc's) `memmove`.
 impl Mover for Glibc {
@@ -336,6 +328,9 @@ mod tests {
                     }
                     if RaggedAvx512::KERNEL.is_available() {
                         check::<RaggedAvx512>(&start, range.clone(), dest, &want);
+                    }
+                    if RaggedAvx512Zmm::KERNEL.is_available() {
+                        check::<RaggedAvx512Zmm>(&start, range.clone(), dest, &want);
                     }
                     check::<Glibc>(&start, range.clone(), dest, &want);
                     check::<Bytewise>(&start, range, dest, &want);
