@@ -261,7 +261,7 @@ const MAX_CROSSOVER: u16 = 0x3ff;
 /// Messages from this many bytes on run on a route's `long` backend. The one long
 /// backend, [`Backend::Avx512Wide`], runs shorter messages exactly as `Avx512` does
 /// (its plan differs from 44 blocks and a byte, 43 and a byte with an AEAD's key
-/// block), but its larger code measured slower at them (docs/tuning.md, "ChaCha
+/// block), but its larger code costs them time (figures in docs/tuning.md, "ChaCha
 /// backends").
 const LONG_FROM: usize = 64 * 43 + 1;
 
