@@ -499,9 +499,11 @@ fn in_halves(backend: Backend, costs: Costs, lanes: usize, longest: usize, from:
 }
 
 /// The fewest message blocks an opening group's longest item needs for
-/// [`in_halves`]: more than a seal's [`HALVES_FROM`] (an opening's second halves wait
-/// for the wave's tags; measured in the commit that split items in halves, figures in
-/// `docs/tuning.md`).
+/// [`in_halves`] where the halves take both sets of lanes: more than a seal's
+/// [`HALVES_FROM`], since an opening with halves takes two passes (the key blocks, the
+/// tags, then the messages) where it could take one kernel call in waves. Halves that
+/// fit one set pay from [`HALVES_FROM`] (both measured in the commit that moved
+/// opening halves to the two passes; figures in `docs/tuning.md`).
 const OPEN_HALVES_FROM: usize = 16;
 
 /// Whether an item of `len` bytes goes through the lanes under `limit`.
@@ -682,22 +684,36 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for SealJobs<'_, '_, V, I> {
 #[inline(never)]
 fn halves(whole: Job) -> (Job, Job) {
     // Of the item's `m + 1` blocks, `ceil((m + 1) / 2)` in the first job.
-    let first = (whole.len.div_ceil(64) + 2) / 2 - 1;
-    let first_len = (first * 64).min(whole.len);
+    split_job(whole, (whole.len.div_ceil(64) + 2) / 2 - 1)
+}
+
+/// A message job (no key block) as two, its first `ceil(blocks / 2)` blocks and the
+/// rest, which end within a block of each other. Out of line, as [`halves`].
+#[inline(never)]
+fn message_halves(job: Job) -> (Job, Job) {
+    split_job(job, job.len.div_ceil(64).div_ceil(2))
+}
+
+/// `job` as two: its key block (if it has one) and the first `first` blocks of its
+/// message, and the rest of the message.
+#[inline(always)]
+fn split_job(job: Job, first: usize) -> (Job, Job) {
+    let first_len = (first * 64).min(job.len);
+    let key_blocks = u64::from(!job.key.is_null());
     let rest = Job {
-        counter: whole.counter + 1 + first as u64,
+        counter: job.counter + key_blocks + first as u64,
         // SAFETY: `first_len <= len`: within (or one past the end of) the item's
         // buffer.
-        input: unsafe { whole.input.add(first_len) },
+        input: unsafe { job.input.add(first_len) },
         // SAFETY: as above.
-        output: unsafe { whole.output.add(first_len) },
-        len: whole.len - first_len,
+        output: unsafe { job.output.add(first_len) },
+        len: job.len - first_len,
         key: core::ptr::null_mut(),
     };
     (
         Job {
             len: first_len,
-            ..whole
+            ..job
         },
         rest,
     )
@@ -930,7 +946,8 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
 }
 /// The message jobs of an opening group: each item through the lanes whose tag
 /// matched, from block 1, under its state (computed again, or the one the key pass
-/// kept where that is cheaper: [`Sealed::CHEAP_WORDS`]).
+/// kept where that is cheaper: [`Sealed::CHEAP_WORDS`]); with `halves`, as two jobs,
+/// so that a group of fewer items than lanes fills them.
 struct MessageJobs<'k, 'g, V, I> {
     items: &'g mut [I],
     key: Option<&'k [u8; 32]>,
@@ -940,42 +957,68 @@ struct MessageJobs<'k, 'g, V, I> {
     /// kept).
     states: *const [u32; 16],
     next: usize,
+    /// Whether each message is two jobs ([`message_halves`]).
+    halves: bool,
+    /// With `halves`: the second job of the item handed out last.
+    rest: Option<Job>,
     variant: core::marker::PhantomData<V>,
+}
+
+impl<V: AeadVariant, I: AeadItem<V>> MessageJobs<'_, '_, V, I> {
+    /// Item `i`'s state words, from block 0.
+    #[inline(always)]
+    fn words(&self, i: usize, words: &mut [u32; 16]) {
+        if <V as Sealed>::CHEAP_WORDS {
+            item_words(&self.items[i], self.key, words);
+        } else {
+            // SAFETY: `i < GROUP`; an item in the lanes: the key pass wrote its row.
+            *words = unsafe { self.states.add(i).read() };
+        }
+    }
 }
 
 impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, '_, V, I> {
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
+        if let Some(job) = self.rest.take() {
+            self.words(self.next - 1, words);
+            return Some(job);
+        }
         while self.next < self.items.len() {
             let i = self.next;
             self.next += 1;
-            let item = &mut self.items[i];
             // The long ones are open already; the failed ones stay zeroed.
-            if !in_lanes(self.limit, item.len()) || self.verdicts[i].is_err() {
+            if !in_lanes(self.limit, self.items[i].len()) || self.verdicts[i].is_err() {
                 continue;
             }
-            if <V as Sealed>::CHEAP_WORDS {
-                item_words(&*item, self.key, words);
-            } else {
-                // SAFETY: `i < GROUP`; an item in the lanes: the key pass wrote its row.
-                *words = unsafe { self.states.add(i).read() };
-            }
-            let buf = item.parts().2;
+            self.words(i, words);
+            let buf = self.items[i].parts().2;
             let ptr = buf.as_mut_ptr();
-            return Some(Job {
+            let job = Job {
                 counter: 1,
                 input: ptr,
                 output: ptr,
                 len: buf.len(),
                 key: core::ptr::null_mut(),
-            });
+            };
+            if self.halves {
+                let (first, rest) = message_halves(job);
+                self.rest = (rest.len != 0).then_some(rest);
+                return Some(first);
+            }
+            return Some(job);
         }
         None
     }
 
     fn two_sets(&self, lanes: usize) -> bool {
         let items = lane_items(self.items, self.limit);
-        two_sets_pay(lanes, items.blocks, items.longest)
+        let longest = if self.halves {
+            items.longest.div_ceil(2)
+        } else {
+            items.longest
+        };
+        two_sets_pay(lanes, items.blocks, longest)
     }
 }
 /// The jobs of an opening group in one kernel call: each item through the lanes as one
@@ -996,13 +1039,6 @@ struct OpenJobs<'k, 'g, V, I> {
     next: usize,
     /// The items before this one are checked: verdicts written, key blocks wiped.
     checked: usize,
-    /// Whether each item is two jobs ([`Costs::halves`]): its key block and the first
-    /// half of its message, held until its tag is checked, and then the rest of its
-    /// message in another lane.
-    halves: bool,
-    /// With `halves`: the checked items from this one on have the rest of their
-    /// message still to hand out.
-    rest: usize,
     variant: core::marker::PhantomData<V>,
 }
 
@@ -1011,18 +1047,6 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
 
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
-        while self.halves && self.rest < self.checked {
-            let i = self.rest;
-            self.rest += 1;
-            // The failed ones stay zeroed.
-            if !in_lanes(self.limit, self.items[i].len()) || self.verdicts[i].is_err() {
-                continue;
-            }
-            // SAFETY: `i < GROUP`.
-            let whole =
-                unsafe { key_and_message(&mut self.items[i], i, self.key, self.keys, words) };
-            return Some(halves(whole).1);
-        }
         while self.next < self.items.len() {
             let i = self.next;
             self.next += 1;
@@ -1032,7 +1056,7 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
             // SAFETY: `i < GROUP`.
             let whole =
                 unsafe { key_and_message(&mut self.items[i], i, self.key, self.keys, words) };
-            return Some(if self.halves { halves(whole).0 } else { whole });
+            return Some(whole);
         }
         None
     }
@@ -1090,7 +1114,7 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
     }
 
     fn two_sets(&self, lanes: usize) -> bool {
-        lane_items(self.items, self.limit).two_sets(lanes, self.halves)
+        lane_items(self.items, self.limit).two_sets(lanes, false)
     }
 }
 /// Whether an opening group's lane items go through the lanes in waves ([`OpenJobs`])
@@ -1140,8 +1164,21 @@ fn open_items<V: AeadVariant>(
             continue;
         };
         let backend = route.backend();
-        if waves_fit(group, limit, lane_width(backend)) {
-            let items = lane_items(group, limit);
+        let lane_group = lane_items(group, limit);
+        // Halves that fit one set of lanes pay from a seal's length.
+        let from = if 2 * lane_group.count <= backend.lane_width() {
+            HALVES_FROM
+        } else {
+            OPEN_HALVES_FROM
+        };
+        let halves = in_halves(
+            backend,
+            aead_costs(),
+            lane_group.count,
+            lane_group.longest,
+            from,
+        );
+        if !halves && waves_fit(group, limit, lane_width(backend)) {
             // Not initialised: the kernel writes the key block of every lane item, and
             // only those are read (and wiped).
             let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
@@ -1154,14 +1191,6 @@ fn open_items<V: AeadVariant>(
                 keys: keys.as_mut_ptr().cast::<[u8; 64]>(),
                 next: 0,
                 checked: 0,
-                halves: in_halves(
-                    backend,
-                    aead_costs(),
-                    items.count,
-                    items.longest,
-                    OPEN_HALVES_FROM,
-                ),
-                rest: 0,
                 variant: core::marker::PhantomData,
             };
             // SAFETY: the backend is available; each job is in place over its own
@@ -1178,7 +1207,8 @@ fn open_items<V: AeadVariant>(
             }
             continue;
         }
-        // Else two passes, two kernel calls. Neither array initialised: the passes
+        // Else (items split in halves, or waves that would wait on each other) two
+        // passes, two kernel calls. Neither array initialised: the passes
         // write the rows of the items in the lanes, and only those are read (and
         // wiped).
         let mut states = core::mem::MaybeUninit::<States>::uninit();
@@ -1226,6 +1256,8 @@ fn open_items<V: AeadVariant>(
             verdicts: &*verdicts,
             states,
             next: 0,
+            halves,
+            rest: None,
             variant: core::marker::PhantomData,
         };
         // SAFETY: the backend is available; each job is in place over its own item's

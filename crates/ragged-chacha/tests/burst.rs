@@ -292,10 +292,12 @@ fn uniform_bursts_with_forgeries_in_any_wave() {
         (70, 256),
         (33, 1420),
         // Fewer items than two sets of 16 lanes, long enough to be split in halves
-        // where the core has the second set (Zen 5): each item's second half waits
-        // for its tag, and a forged item's is never run.
+        // where the core has the second set (Zen 5): the key blocks, then the tags,
+        // then the messages in halves, a forged item's never run.
         (16, 1420),
         (24, 1025),
+        // Halves that fit one set (from a shorter length), and too short for halves.
+        (8, 576),
         (12, 576),
     ] {
         for forged in [
