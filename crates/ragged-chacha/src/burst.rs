@@ -498,6 +498,16 @@ fn in_halves(backend: Backend, costs: Costs, lanes: usize, longest: usize, from:
     costs.halves && lanes < lane_width(backend) && longest >= from
 }
 
+/// Whether `lanes` lane items, the longest of `longest` blocks, run on paired sets
+/// ([`Jobs::PAIRED`]): where the core has two sets of `backend`'s lanes, the items
+/// fit one set but not half of it (up to half, each item as two jobs of one set pays
+/// more: measured in the commit that paired the sets, figures in `docs/tuning.md`),
+/// and some item has a second block.
+fn pairs(backend: Backend, lanes: usize, longest: usize) -> bool {
+    let width = backend.lane_width();
+    lane_sets(width) == 2 && 2 * lanes > width && lanes <= width && longest >= 2
+}
+
 /// The fewest message blocks an opening group's longest item needs for
 /// [`in_halves`] where the halves take both sets of lanes: more than a seal's
 /// [`HALVES_FROM`], since an opening with halves takes two passes (the key blocks, the
@@ -577,6 +587,47 @@ impl<J: Jobs> Jobs for TwoSets<'_, J> {
 
     fn two_sets(&self, lanes: usize) -> bool {
         self.0.two_sets(lanes)
+    }
+}
+
+/// The same jobs on two sets of lanes paired ([`Jobs::PAIRED`]): each job in the same
+/// lane of both sets, two of its blocks a batch.
+struct PairedSets<'a, J>(&'a mut J);
+
+impl<J: Jobs> Jobs for PairedSets<'_, J> {
+    const HOLDS: bool = J::HOLDS;
+    const SETS: usize = 2;
+    const PAIRED: bool = true;
+
+    #[inline(always)]
+    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
+        self.0.next(words)
+    }
+
+    fn two_sets(&self, lanes: usize) -> bool {
+        self.0.two_sets(lanes)
+    }
+}
+
+/// [`run_jobs`], or with `paired` (from [`pairs`]) the jobs on paired sets. Apart
+/// from `run_jobs` so that only the sources that pair compile the paired kernel.
+///
+/// # Safety
+/// As for [`run_jobs`].
+#[inline(always)]
+unsafe fn run_jobs_or_paired<J: Jobs>(
+    backend: Backend,
+    jobs: &mut J,
+    paired: bool,
+    double_rounds: u32,
+) {
+    // SAFETY: the caller's.
+    unsafe {
+        if paired {
+            backend.xor_burst(&mut PairedSets(jobs), double_rounds);
+        } else {
+            run_jobs(backend, jobs, double_rounds);
+        }
     }
 }
 
@@ -784,8 +835,9 @@ fn seal_items<V: AeadVariant>(
         let lane_items = lane_items(group, limit);
         let (lanes, longest) = (lane_items.count, lane_items.longest);
         let backend = route.backend();
-        let halves = in_halves(backend, aead_costs(), lanes, longest, HALVES_FROM);
-        let fused = lanes >= backend.lane_width() && !halves;
+        let paired = pairs(backend, lanes, longest + 1);
+        let halves = !paired && in_halves(backend, aead_costs(), lanes, longest, HALVES_FROM);
+        let fused = paired || (lanes >= backend.lane_width() && !halves);
         // Not initialised: the kernel writes the key block of every lane item, and
         // only those are read (and wiped).
         let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
@@ -807,7 +859,7 @@ fn seal_items<V: AeadVariant>(
         // SAFETY: the backend is available (every `Backend` here was checked); each
         // job is in place over its own item's buffer or key block, all disjoint; the
         // length check keeps every message within blocks 1..2^32.
-        unsafe { run_jobs(route.backend(), &mut jobs, V::ROUNDS / 2) };
+        unsafe { run_jobs_or_paired(route.backend(), &mut jobs, paired, V::ROUNDS / 2) };
         drop(jobs);
         let mut tags = core::mem::MaybeUninit::uninit();
         // SAFETY: the kernel wrote the key block of every item in the lanes.
@@ -980,7 +1032,9 @@ impl<V: AeadVariant, I: AeadItem<V>> MessageJobs<'_, '_, V, I> {
 impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, '_, V, I> {
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
-        if let Some(job) = self.rest.take() {
+        if self.halves
+            && let Some(job) = self.rest.take()
+        {
             self.words(self.next - 1, words);
             return Some(job);
         }
@@ -1178,7 +1232,11 @@ fn open_items<V: AeadVariant>(
             lane_group.longest,
             from,
         );
-        if !halves && waves_fit(group, limit, lane_width(backend)) {
+        // Paired where the halves would take both sets (waves beat both below).
+        let paired = pairs(backend, lane_group.count, lane_group.longest)
+            && lane_group.longest >= OPEN_HALVES_FROM;
+        let halves = halves && !paired;
+        if !halves && !paired && waves_fit(group, limit, lane_width(backend)) {
             // Not initialised: the kernel writes the key block of every lane item, and
             // only those are read (and wiped).
             let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
@@ -1263,7 +1321,7 @@ fn open_items<V: AeadVariant>(
         // SAFETY: the backend is available; each job is in place over its own item's
         // buffer, all disjoint; the length check keeps every message within blocks
         // 1..2^32.
-        unsafe { run_jobs(route.backend(), &mut jobs, V::ROUNDS / 2) };
+        unsafe { run_jobs_or_paired(route.backend(), &mut jobs, paired, V::ROUNDS / 2) };
         if !<V as Sealed>::CHEAP_WORDS {
             // SAFETY: the key pass wrote the states of the items in the lanes.
             unsafe { wipe_lane_rows(group, limit, states) };

@@ -299,6 +299,10 @@ fn uniform_bursts_with_forgeries_in_any_wave() {
         // Halves that fit one set (from a shorter length), and too short for halves.
         (8, 576),
         (12, 576),
+        // More than half a set's items: on Zen 5 each item in the same lane of both
+        // sets, two blocks a batch (the opening's messages too, from 16 blocks).
+        (10, 1100),
+        (9, 64),
     ] {
         for forged in [
             &(|_| false) as &dyn Fn(usize) -> bool,

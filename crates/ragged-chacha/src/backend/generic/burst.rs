@@ -21,6 +21,11 @@
 //!             trick for a partial last block
 //! ```
 //!
+//! Two sets of 16 lanes (Zen 5) either take jobs of their own, or run paired
+//! ([`Jobs::PAIRED`]): the second set's lane `l` computes the block after the first
+//! set's lane `l`, from the same rows with the counter row plus one, both counter rows
+//! moving on two blocks a batch, and each lane writes its two blocks in order.
+//!
 //! A lane refilled from the next job as soon as its own ends keeps every lane busy
 //! through a burst of mixed lengths; only the burst's last blocks run with lanes idle.
 //! The jobs come from a [`Jobs`] source one at a time as lanes free up, each writing its
@@ -92,6 +97,15 @@ pub(crate) trait Jobs {
     /// `docs/tuning.md`). `crate::burst`'s sources run on two sets wrapped in its
     /// `TwoSets`.
     const SETS: usize = 1;
+
+    /// With [`Jobs::SETS`] of 2: whether each job runs in the same lane of both sets,
+    /// the second set one block ahead of the first (two blocks of each job a batch),
+    /// rather than the sets taking jobs of their own. Jobs that fit one set then run
+    /// in half its batches, with no second refill a job. A constant, like `SETS`;
+    /// never with [`Jobs::HOLDS`]. Paired jobs keep their blocks within the high half
+    /// of their first counter (as every RFC 8439 job does): the second set's counter
+    /// row is the first's plus one, with no carry.
+    const PAIRED: bool = false;
 }
 
 /// What one lane is doing: the rest of its job.
@@ -180,9 +194,17 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
     let mut rebuild = [true; S];
     // SAFETY: the CPU has V's features.
     let (mut rows, one): ([[V; 16]; S], V) = unsafe { ([[V::splat(0); 16]; S], V::splat(1)) };
+    // Paired sets ([`Jobs::PAIRED`]): only the first set's lanes take jobs; the second
+    // runs each of them one block ahead, and both counter rows move on two blocks a
+    // batch.
+    let paired = S == 2 && J::PAIRED;
+    const { assert!(!(J::PAIRED && J::HOLDS)) };
+    // SAFETY: the CPU has V's features.
+    let step = unsafe { V::splat(if paired { 2 } else { 1 }) };
+    let taking = if paired { 1 } else { S };
     loop {
         let (mut busy, mut waiting) = ([0; S], 0);
-        for s in 0..S {
+        for s in 0..taking {
             for (l, lane) in lanes[s].iter_mut().enumerate().take(V::BLOCKS) {
                 let waits = J::HOLDS && !held[s][l].is_null();
                 while more && lane.left == 0 && lane.key.is_null() && !waits {
@@ -191,6 +213,14 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
                         break;
                     };
                     if job.len != 0 || !job.key.is_null() {
+                        debug_assert!(
+                            !J::PAIRED
+                                || u64::from(job.counter as u32)
+                                    + u64::from(!job.key.is_null())
+                                    + job.len.div_ceil(64) as u64
+                                    <= 1 << 32,
+                            "a paired job crosses into another high counter half"
+                        );
                         word13[s][l] = blocks[s].0[l][13];
                         *lane = Lane {
                             input: job.input,
@@ -206,6 +236,9 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
                 busy[s] += usize::from(lane.left != 0 || !lane.key.is_null() || waits);
                 waiting += usize::from(waits);
             }
+        }
+        if paired {
+            busy[S - 1] = busy[0];
         }
         let all: usize = busy.iter().sum();
         if all == 0 {
@@ -237,7 +270,12 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
                 if busy[s] == 0 {
                     continue;
                 }
-                if rebuild[s] {
+                if paired && s == 1 {
+                    // The first set's rows, each lane's counter one block on (the low
+                    // half: no job's blocks cross into another high half).
+                    rows[1] = rows[0];
+                    rows[1][12] = rows[0][12].add(one);
+                } else if rebuild[s] {
                     for (l, lane) in lanes[s].iter().enumerate().take(V::BLOCKS) {
                         blocks[s].0[l][12] = lane.counter as u32;
                         blocks[s].0[l][13] = word13[s][l].wrapping_add((lane.counter >> 32) as u32);
@@ -253,10 +291,14 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
                     ));
                     rebuild[s] = false;
                 } else {
-                    rows[s][12] = rows[s][12].add(one);
+                    rows[s][12] = rows[s][12].add(step);
                 }
             }
-            if S == 2 && busy[0] != 0 && busy[1] != 0 {
+            if paired {
+                let (mut x, mut y) = (rows[0], rows[1]);
+                rounds_side_by_side(&mut x, &mut y, double_rounds);
+                rebuild[0] |= finish_pair::<V>(x, y, &rows, &mut lanes[0]);
+            } else if S == 2 && busy[0] != 0 && busy[1] != 0 {
                 let (mut x, mut y) = (rows[0], rows[1]);
                 rounds_side_by_side(&mut x, &mut y, double_rounds);
                 let (first, last) = lanes.split_at_mut(1);
@@ -332,6 +374,43 @@ unsafe fn finish_batch<V: Lanes, J: Jobs>(
         }
         write_lanes!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     }
+}
+
+/// A paired batch's end ([`Jobs::PAIRED`]): both sets' keystream, and each busy lane's
+/// two blocks written in order, the first set's then the second's (see
+/// [`write_lane`]). Returns whether a lane's counter wrapped.
+///
+/// # Safety
+/// As for the batch in [`xor_burst_sets`]; `V::BLOCKS` is 16.
+#[cfg_attr(not(lane_simd), allow(dead_code))]
+#[inline(always)]
+unsafe fn finish_pair<V: Lanes>(
+    mut x: [V; 16],
+    mut y: [V; 16],
+    rows: &[[V; 16]],
+    lanes: &mut [Lane; 16],
+) -> bool {
+    let mut rebuild = false;
+    // SAFETY: the caller's.
+    unsafe {
+        for i in 0..16 {
+            x[i] = x[i].add(rows[0][i]);
+            y[i] = y[i].add(rows[1][i]);
+        }
+        let (first, second) = (V::transpose(x), V::transpose(y));
+        // Constant lane indices, as in `finish_batch`.
+        macro_rules! write_lanes {
+            ($($l:literal),*) => {
+                $(
+                    let lane = &mut lanes[$l];
+                    rebuild |= write_lane::<V>(lane, &first, $l);
+                    rebuild |= write_lane::<V>(lane, &second, $l);
+                )*
+            };
+        }
+        write_lanes!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    }
+    rebuild
 }
 
 /// The double rounds of two independent sets of sixteen word vectors, step by step
