@@ -1191,6 +1191,150 @@ fn waves_fit<V: AeadVariant>(group: &[impl AeadItem<V>], limit: usize, width: us
     same || items <= width
 }
 
+/// The jobs of an opening group whose lane items are at most one block long: each
+/// item's key block into its row of `keys`, then a whole block of keystream (XORed
+/// into zeros) into its row of `stream`, as one job. Its message is not touched: the
+/// keystream waits until its tag is checked, so the group needs no second pass and
+/// no lane waits, and the jobs may run on paired sets.
+struct ShortOpenJobs<'k, 'g, V, I> {
+    items: &'g [I],
+    key: Option<&'k [u8; 32]>,
+    limit: usize,
+    /// `GROUP` rows (not initialised): the kernel writes those of the lane items.
+    keys: *mut [u8; 64],
+    /// The same for their keystream blocks.
+    stream: *mut [u8; 64],
+    next: usize,
+    variant: core::marker::PhantomData<V>,
+}
+
+/// The input of a [`ShortOpenJobs`] keystream block.
+static ZEROS: [u8; 64] = [0; 64];
+
+impl<V: AeadVariant, I: AeadItem<V>> Jobs for ShortOpenJobs<'_, '_, V, I> {
+    #[inline(always)]
+    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
+        while self.next < self.items.len() {
+            let i = self.next;
+            self.next += 1;
+            let item = &self.items[i];
+            if !in_lanes(self.limit, item.len()) {
+                continue;
+            }
+            item_words(item, self.key, words);
+            return Some(Job {
+                counter: 0,
+                input: ZEROS.as_ptr(),
+                // SAFETY: `i < GROUP`: within `stream`.
+                output: unsafe { self.stream.add(i) }.cast::<u8>(),
+                len: 64,
+                // SAFETY: as above, within `keys`.
+                key: unsafe { self.keys.add(i) }.cast::<u8>(),
+            });
+        }
+        None
+    }
+
+    fn two_sets(&self, lanes: usize) -> bool {
+        // Two blocks each.
+        let count = lane_items(self.items, self.limit).count;
+        two_sets_pay(lanes, 2 * count, 2)
+    }
+}
+
+/// Whether an opening group whose lane items are at most `limit` blocks, `count` of
+/// them, takes [`open_short`]: items of at most one block, no more than the lanes
+/// (more measured slower than waves), on a core with two sets of lanes (the one
+/// measured; elsewhere the waves stay). Figures in `docs/tuning.md`.
+#[inline(always)]
+fn short_opens(backend: Backend, limit: usize, count: usize) -> bool {
+    let width = backend.lane_width();
+    limit <= 1 && lane_sets(width) == 2 && count <= lane_width(backend)
+}
+
+/// The open of a group whose lane items are at most one block long (`limit` at most
+/// 1), `count` of them: their key blocks and keystream in one kernel call
+/// ([`ShortOpenJobs`]), their tags together, then each matching item's keystream
+/// XORed in; the others zeroed. The rest of the group on the single path. Returns
+/// `Err` if any item failed.
+fn open_short<V: AeadVariant>(
+    route: Route,
+    mac_route: MacRoute,
+    key: Option<&[u8; 32]>,
+    group: &mut [impl AeadItem<V>],
+    verdicts: &mut [Result<(), Error>],
+    limit: usize,
+    count: usize,
+) -> Result<(), Error> {
+    let backend = route.backend();
+    // Neither array initialised: the kernel writes the rows of the lane items, and
+    // only those are read (and wiped).
+    let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
+    let keys = keys.as_mut_ptr().cast::<[u8; 64]>();
+    let mut stream = core::mem::MaybeUninit::<KeyBlocks>::uninit();
+    let stream = stream.as_mut_ptr().cast::<[u8; 64]>();
+    let mut jobs = ShortOpenJobs {
+        items: &*group,
+        key,
+        limit,
+        keys,
+        stream,
+        next: 0,
+        variant: core::marker::PhantomData,
+    };
+    let paired = pairs(backend, count, 2);
+    // SAFETY: the backend is available (every route a burst holds was checked); each
+    // job writes its own item's rows of `keys` and `stream` (64 bytes each) from 64
+    // readable zeros; two blocks from 0 are within every counter.
+    unsafe { run_jobs_or_paired(backend, &mut jobs, paired, V::ROUNDS / 2) };
+    let mut tags = core::mem::MaybeUninit::uninit();
+    // SAFETY: the kernel wrote the key block of every item in the lanes.
+    let tags = unsafe { mac_tags(mac_route, group, limit, keys, &mut tags) };
+    // SAFETY: as above.
+    unsafe { wipe_lane_rows(group, limit, keys) };
+    let mut all = Ok(());
+    let mut computed = tags.iter();
+    for (i, (item, verdict)) in group.iter_mut().zip(verdicts.iter_mut()).enumerate() {
+        if in_lanes(limit, item.len()) {
+            let expected = computed.next().expect("a tag for every lane item");
+            let (_, _, buf, tag) = item.parts();
+            *verdict = tag_verdict(tags_equal(expected, tag), buf);
+            // SAFETY: `i < GROUP`; the kernel wrote the item's row of `stream`, 64
+            // bytes, at least the item's length.
+            let row = unsafe { stream.add(i) };
+            if verdict.is_ok() {
+                // SAFETY: as above; nothing else refers to the row.
+                let keystream = unsafe { &*row };
+                buf.iter_mut().zip(keystream).for_each(|(b, k)| *b ^= k);
+            }
+            // SAFETY: as above; `KeyBlocks` rows are 64-byte aligned.
+            unsafe { wipe_row(row) };
+        } else {
+            *verdict = open_single(route, mac_route, key, item);
+        }
+        if verdict.is_err() {
+            all = Err(Error::AuthenticationFailed);
+        }
+    }
+    tags.iter_mut().for_each(wipe);
+    all
+}
+
+/// Zeroes a row of keystream with eight volatile word stores ([`wipe`]'s one store
+/// of the whole array builds its zeros on the stack and copies them).
+///
+/// # Safety
+/// `row` is valid for writes and 8-byte aligned.
+#[inline(always)]
+unsafe fn wipe_row(row: *mut [u8; 64]) {
+    let words = row.cast::<u64>();
+    for w in 0..8 {
+        // SAFETY: within the row (the caller's), aligned.
+        unsafe { core::ptr::write_volatile(words.add(w), 0) };
+    }
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
 /// The AEAD open of every item (after checking them all), verdicts to `verdicts`.
 fn open_items<V: AeadVariant>(
     route: Route,
@@ -1219,6 +1363,21 @@ fn open_items<V: AeadVariant>(
         };
         let backend = route.backend();
         let lane_group = lane_items(group, limit);
+        if short_opens(backend, limit, lane_group.count) {
+            let group_all = open_short(
+                route,
+                mac_route,
+                key,
+                group,
+                verdicts,
+                limit,
+                lane_group.count,
+            );
+            if group_all.is_err() {
+                all = group_all;
+            }
+            continue;
+        }
         // Halves that fit one set of lanes pay from a seal's length.
         let from = if 2 * lane_group.count <= backend.lane_width() {
             HALVES_FROM
