@@ -522,6 +522,23 @@ fn in_lanes(limit: usize, len: usize) -> bool {
     len.div_ceil(64) <= limit
 }
 
+/// The index of the next item of `items` from `*next` on that goes through the lanes
+/// under `limit` (`*next` moved past it); `None` once there is none.
+#[inline(always)]
+fn next_lane_item<V: AeadVariant>(
+    items: &[impl AeadItem<V>],
+    limit: usize,
+    next: &mut usize,
+) -> Option<usize> {
+    while let Some(item) = items.get(*next) {
+        *next += 1;
+        if in_lanes(limit, item.len()) {
+            return Some(*next - 1);
+        }
+    }
+    None
+}
+
 /// The items of `group` that go through the lanes under `limit`: how many, the most
 /// message blocks of any, and their message blocks in all.
 #[inline(always)]
@@ -689,35 +706,27 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for SealJobs<'_, '_, V, I> {
             }
             return Some(job);
         }
-        while self.next < self.items.len() {
-            let i = self.next;
-            self.next += 1;
-            if !in_lanes(self.limit, self.items[i].len()) {
-                continue;
-            }
-            // SAFETY: `i < GROUP`.
-            let whole =
-                unsafe { key_and_message(&mut self.items[i], i, self.key, self.keys, words) };
-            if self.fused {
-                return Some(whole);
-            }
-            if !<V as Sealed>::CHEAP_WORDS {
-                self.words = *words;
-            }
-            self.pending = i;
-            if self.halves {
-                let (first, rest) = halves(whole);
-                self.message = Some(rest);
-                return Some(first);
-            }
-            self.message = Some(Job {
-                counter: 1,
-                key: core::ptr::null_mut(),
-                ..whole
-            });
-            return Some(Job { len: 0, ..whole });
+        let i = next_lane_item(&*self.items, self.limit, &mut self.next)?;
+        // SAFETY: `i < GROUP`.
+        let whole = unsafe { key_and_message(&mut self.items[i], i, self.key, self.keys, words) };
+        if self.fused {
+            return Some(whole);
         }
-        None
+        if !<V as Sealed>::CHEAP_WORDS {
+            self.words = *words;
+        }
+        self.pending = i;
+        if self.halves {
+            let (first, rest) = halves(whole);
+            self.message = Some(rest);
+            return Some(first);
+        }
+        self.message = Some(Job {
+            counter: 1,
+            key: core::ptr::null_mut(),
+            ..whole
+        });
+        Some(Job { len: 0, ..whole })
     }
 
     fn two_sets(&self, lanes: usize) -> bool {
@@ -965,29 +974,21 @@ struct KeyJobs<'k, 'g, V, I> {
 impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
-        while self.next < self.items.len() {
-            let i = self.next;
-            self.next += 1;
-            let item = &self.items[i];
-            if !in_lanes(self.limit, item.len()) {
-                continue;
-            }
-            item_words(item, self.key, words);
-            if !<V as Sealed>::CHEAP_WORDS {
-                // SAFETY: `i < GROUP`: within `states`.
-                unsafe { self.states.add(i).write(*words) };
-            }
-            // SAFETY: `i < GROUP`: within `keys`.
-            let key = unsafe { self.keys.add(i) }.cast::<u8>();
-            return Some(Job {
-                counter: 0,
-                input: core::ptr::null(),
-                output: core::ptr::null_mut(),
-                len: 0,
-                key,
-            });
+        let i = next_lane_item(self.items, self.limit, &mut self.next)?;
+        item_words(&self.items[i], self.key, words);
+        if !<V as Sealed>::CHEAP_WORDS {
+            // SAFETY: `i < GROUP`: within `states`.
+            unsafe { self.states.add(i).write(*words) };
         }
-        None
+        // SAFETY: `i < GROUP`: within `keys`.
+        let key = unsafe { self.keys.add(i) }.cast::<u8>();
+        Some(Job {
+            counter: 0,
+            input: core::ptr::null(),
+            output: core::ptr::null_mut(),
+            len: 0,
+            key,
+        })
     }
 
     fn two_sets(&self, lanes: usize) -> bool {
@@ -1038,11 +1039,9 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, '_, V, I> {
             self.words(self.next - 1, words);
             return Some(job);
         }
-        while self.next < self.items.len() {
-            let i = self.next;
-            self.next += 1;
-            // The long ones are open already; the failed ones stay zeroed.
-            if !in_lanes(self.limit, self.items[i].len()) || self.verdicts[i].is_err() {
+        while let Some(i) = next_lane_item(&*self.items, self.limit, &mut self.next) {
+            // The failed ones stay zeroed (the long ones are open already).
+            if self.verdicts[i].is_err() {
                 continue;
             }
             self.words(i, words);
@@ -1101,18 +1100,9 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
 
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
-        while self.next < self.items.len() {
-            let i = self.next;
-            self.next += 1;
-            if !in_lanes(self.limit, self.items[i].len()) {
-                continue;
-            }
-            // SAFETY: `i < GROUP`.
-            let whole =
-                unsafe { key_and_message(&mut self.items[i], i, self.key, self.keys, words) };
-            return Some(whole);
-        }
-        None
+        let i = next_lane_item(&*self.items, self.limit, &mut self.next)?;
+        // SAFETY: `i < GROUP`.
+        Some(unsafe { key_and_message(&mut self.items[i], i, self.key, self.keys, words) })
     }
 
     fn release(&mut self) {
@@ -1214,25 +1204,17 @@ static ZEROS: [u8; 64] = [0; 64];
 impl<V: AeadVariant, I: AeadItem<V>> Jobs for ShortOpenJobs<'_, '_, V, I> {
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
-        while self.next < self.items.len() {
-            let i = self.next;
-            self.next += 1;
-            let item = &self.items[i];
-            if !in_lanes(self.limit, item.len()) {
-                continue;
-            }
-            item_words(item, self.key, words);
-            return Some(Job {
-                counter: 0,
-                input: ZEROS.as_ptr(),
-                // SAFETY: `i < GROUP`: within `stream`.
-                output: unsafe { self.stream.add(i) }.cast::<u8>(),
-                len: 64,
-                // SAFETY: as above, within `keys`.
-                key: unsafe { self.keys.add(i) }.cast::<u8>(),
-            });
-        }
-        None
+        let i = next_lane_item(self.items, self.limit, &mut self.next)?;
+        item_words(&self.items[i], self.key, words);
+        Some(Job {
+            counter: 0,
+            input: ZEROS.as_ptr(),
+            // SAFETY: `i < GROUP`: within `stream`.
+            output: unsafe { self.stream.add(i) }.cast::<u8>(),
+            len: 64,
+            // SAFETY: as above, within `keys`.
+            key: unsafe { self.keys.add(i) }.cast::<u8>(),
+        })
     }
 
     fn two_sets(&self, lanes: usize) -> bool {
