@@ -658,7 +658,7 @@ unsafe fn run_jobs<J: Jobs>(backend: Backend, jobs: &mut J, double_rounds: u32) 
     let width = backend.lane_width();
     // SAFETY: the caller's.
     unsafe {
-        if J::MAY_TAKE_TWO_SETS && lane_sets(width) == 2 && jobs.two_sets(width) {
+        if lane_sets(width) == 2 && jobs.two_sets(width) {
             backend.xor_burst(&mut TwoSets(jobs), double_rounds);
         } else {
             backend.xor_burst(jobs, double_rounds);
@@ -1478,8 +1478,6 @@ struct XorJobs<'a, 'b, V: Variant> {
 }
 
 impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
-    const MAY_TAKE_TWO_SETS: bool = false;
-
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
         let limit = self.limit;
@@ -1495,8 +1493,20 @@ impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
         })
     }
 
-    fn two_sets(&self, _lanes: usize) -> bool {
-        false
+    fn two_sets(&self, lanes: usize) -> bool {
+        let items = self.items.as_slice();
+        // Fewer items than one and a half sets cannot fill two, and one-block items
+        // keep one set (a second measured slower for them): no count then.
+        if 2 * items.len() < 3 * lanes || self.limit < 2 {
+            return false;
+        }
+        let limit = self.limit;
+        let (blocks, longest) = items
+            .iter()
+            .map(|item| item.buf.len().div_ceil(64))
+            .filter(|&b| b <= limit)
+            .fold((0, 0), |(all, most), b| (all + b, most.max(b)));
+        two_sets_pay(lanes, blocks, longest)
     }
 }
 
@@ -1519,8 +1529,10 @@ fn xor_items<V: Variant>(route: Route, items: &mut [XorItem<'_, V>]) -> Result<(
     let limit = if backend.has_lane_bursts() {
         // Empty items cost nothing on either path.
         let blocks = items.iter().map(|item| item.buf.len().div_ceil(64));
-        // One set of lanes: a second did not pay for keystream bursts (measured in the
-        // commit that added it; figures in `docs/tuning.md`).
+        // The limit as for one set of lanes: for two it left an IMIX burst's 576-byte
+        // items to the single path (measured in the commit that added the second
+        // set; figures in `docs/tuning.md`). The kernel still takes the second set
+        // where the lane items keep it busy (`XorJobs::two_sets`).
         lane_limit(
             backend.lane_width(),
             1,

@@ -86,10 +86,6 @@ pub(crate) trait Jobs {
     /// while both sets have work (see [`two_sets_pay`]).
     fn two_sets(&self, lanes: usize) -> bool;
 
-    /// Whether [`Jobs::two_sets`] can ever say yes. A constant, so that no two-set
-    /// kernel is compiled for the sources that never take one.
-    const MAY_TAKE_TWO_SETS: bool = true;
-
     /// Sets of lanes the kernel runs these jobs on: 1, or 2 ([`TwoSets`]) where the
     /// vector registers hold two sets' state (16 lanes a set). A constant, so that
     /// each kernel is compiled for one: with both in one function, the one-set kernel
