@@ -957,46 +957,66 @@ unsafe fn wipe_lane_rows<V: AeadVariant, E: Copy + Default, const N: usize>(
     }
 }
 
-/// The key-block jobs of an opening group (block 0 of each item through the lanes,
-/// into its row of `keys`), keeping each item's state for the message pass where
-/// computing it again costs more ([`Sealed::CHEAP_WORDS`]).
+/// The key-block jobs of an opening group: block 0 of each item through the lanes,
+/// into its row of `keys`; with `stream` (items of at most one block), block 1's
+/// keystream as well, XORed into zeros, into its row of `stream`: the message is not
+/// touched until its tag is checked, and needs no pass of its own. Each item's state
+/// is kept in `states` (unless null) where the message pass would pay more to compute
+/// it again ([`Sealed::CHEAP_WORDS`]).
 struct KeyJobs<'k, 'g, V, I> {
     items: &'g [I],
     key: Option<&'k [u8; 32]>,
     limit: usize,
+    /// `GROUP` rows (not initialised): the kernel writes those of the lane items.
     keys: *mut [u8; 64],
-    /// `GROUP` rows (not initialised), written for the items in the lanes.
+    /// The same for block 1's keystream; null: the key blocks alone.
+    stream: *mut [u8; 64],
+    /// The same for the states; null: not kept.
     states: *mut [u32; 16],
     next: usize,
     variant: core::marker::PhantomData<V>,
 }
+
+/// The input of a [`KeyJobs`] keystream block.
+static ZEROS: [u8; 64] = [0; 64];
 
 impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
         let i = next_lane_item(self.items, self.limit, &mut self.next)?;
         item_words(&self.items[i], self.key, words);
-        if !<V as Sealed>::CHEAP_WORDS {
+        if !<V as Sealed>::CHEAP_WORDS && !self.states.is_null() {
             // SAFETY: `i < GROUP`: within `states`.
             unsafe { self.states.add(i).write(*words) };
         }
         // SAFETY: `i < GROUP`: within `keys`.
         let key = unsafe { self.keys.add(i) }.cast::<u8>();
+        if self.stream.is_null() {
+            return Some(Job {
+                counter: 0,
+                input: core::ptr::null(),
+                output: core::ptr::null_mut(),
+                len: 0,
+                key,
+            });
+        }
         Some(Job {
             counter: 0,
-            input: core::ptr::null(),
-            output: core::ptr::null_mut(),
-            len: 0,
+            input: ZEROS.as_ptr(),
+            // SAFETY: `i < GROUP`: within `stream`.
+            output: unsafe { self.stream.add(i) }.cast::<u8>(),
+            len: 64,
             key,
         })
     }
 
     fn two_sets(&self, lanes: usize) -> bool {
-        // One block each.
+        let blocks = if self.stream.is_null() { 1 } else { 2 };
         let count = lane_items(self.items, self.limit).count;
-        two_sets_pay(lanes, count, 1)
+        two_sets_pay(lanes, blocks * count, blocks)
     }
 }
+
 /// The message jobs of an opening group: each item through the lanes whose tag
 /// matched, from block 1, under its state (computed again, or the one the key pass
 /// kept where that is cheaper: [`Sealed::CHEAP_WORDS`]); with `halves`, as two jobs,
@@ -1117,35 +1137,10 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
         let tags = unsafe { mac_tags(self.mac_route, wave, self.limit, keys, &mut tags) };
         // SAFETY: as above.
         unsafe { wipe_lane_rows(wave, self.limit, keys) };
-        // One verdict for the whole wave where every tag matched (declassifying no
-        // more than the items' verdicts do), else one an item. Neither wipes a buffer
-        // through a new borrow: the lanes still write the kept items through theirs.
-        let lane_items = || wave.iter().filter(|item| in_lanes(self.limit, item.len()));
-        let mut difference = 0;
-        for (item, expected) in lane_items().zip(tags.iter()) {
-            difference |= tag_difference(expected, item.view().3);
-        }
-        let verdicts = &mut self.verdicts[from..to];
-        if tag_verdict(difference.ct_eq(&0), &mut []).is_ok() {
-            for (item, verdict) in wave.iter().zip(verdicts.iter_mut()) {
-                if in_lanes(self.limit, item.len()) {
-                    *verdict = Ok(());
-                }
-            }
-        } else {
-            let mut computed = tags.iter();
-            let items = self.items[from..to].iter_mut();
-            for (item, verdict) in items.zip(verdicts.iter_mut()) {
-                if in_lanes(self.limit, item.len()) {
-                    let expected = computed.next().expect("a tag for every lane item");
-                    *verdict = tag_verdict(tags_equal(expected, item.view().3), &mut []);
-                    if verdict.is_err() {
-                        // Dropped (`keep`): the lanes never write it again.
-                        item.parts().2.fill(0);
-                    }
-                }
-            }
-        }
+        // The kept items' buffers are still written by the lanes: only the failed
+        // ones (dropped, `keep`) are zeroed through a new borrow.
+        let (items, verdicts) = (&mut self.items[from..to], &mut self.verdicts[from..to]);
+        lane_verdicts(items, self.limit, tags, verdicts);
         tags.iter_mut().for_each(wipe);
     }
 
@@ -1181,124 +1176,207 @@ fn waves_fit<V: AeadVariant>(group: &[impl AeadItem<V>], limit: usize, width: us
     same || items <= width
 }
 
-/// The jobs of an opening group whose lane items are at most one block long: each
-/// item's key block into its row of `keys`, then a whole block of keystream (XORed
-/// into zeros) into its row of `stream`, as one job. Its message is not touched: the
-/// keystream waits until its tag is checked, so the group needs no second pass and
-/// no lane waits, and the jobs may run on paired sets.
-struct ShortOpenJobs<'k, 'g, V, I> {
-    items: &'g [I],
-    key: Option<&'k [u8; 32]>,
-    limit: usize,
-    /// `GROUP` rows (not initialised): the kernel writes those of the lane items.
-    keys: *mut [u8; 64],
-    /// The same for their keystream blocks.
-    stream: *mut [u8; 64],
-    next: usize,
-    variant: core::marker::PhantomData<V>,
-}
-
-/// The input of a [`ShortOpenJobs`] keystream block.
-static ZEROS: [u8; 64] = [0; 64];
-
-impl<V: AeadVariant, I: AeadItem<V>> Jobs for ShortOpenJobs<'_, '_, V, I> {
-    #[inline(always)]
-    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
-        let i = next_lane_item(self.items, self.limit, &mut self.next)?;
-        item_words(&self.items[i], self.key, words);
-        Some(Job {
-            counter: 0,
-            input: ZEROS.as_ptr(),
-            // SAFETY: `i < GROUP`: within `stream`.
-            output: unsafe { self.stream.add(i) }.cast::<u8>(),
-            len: 64,
-            // SAFETY: as above, within `keys`.
-            key: unsafe { self.keys.add(i) }.cast::<u8>(),
-        })
-    }
-
-    fn two_sets(&self, lanes: usize) -> bool {
-        // Two blocks each.
-        let count = lane_items(self.items, self.limit).count;
-        two_sets_pay(lanes, 2 * count, 2)
-    }
-}
-
 /// Whether an opening group whose lane items are at most `limit` blocks, `count` of
-/// them, takes [`open_short`]: items of at most one block, no more than the lanes
-/// (more measured slower than waves), on a core with two sets of lanes (the one
-/// measured; elsewhere the waves stay). Figures in `docs/tuning.md`.
+/// them, opens with block 1 in the key pass ([`OpenPasses::first_blocks`]) and no
+/// message pass: items of at most one block, no more than the lanes (more measured
+/// slower than waves), on a core with two sets of lanes (the one measured; elsewhere
+/// the waves stay). For longer items, block 1 in the key pass measured slower: a
+/// paired batch costs more than a batch of one set, and the block's release more
+/// than the batch it saves. Figures in `docs/tuning.md`.
 #[inline(always)]
 fn short_opens(backend: Backend, limit: usize, count: usize) -> bool {
     let width = backend.lane_width();
     limit <= 1 && lane_sets(width) == 2 && count <= lane_width(backend)
 }
 
-/// The open of a group whose lane items are at most one block long (`limit` at most
-/// 1), `count` of them: their key blocks and keystream in one kernel call
-/// ([`ShortOpenJobs`]), their tags together, then each matching item's keystream
-/// XORed in; the others zeroed. The rest of the group on the single path. Returns
-/// `Err` if any item failed.
-fn open_short<V: AeadVariant>(
+/// The verdicts of the items of `items` through the lanes under `limit`, from their
+/// computed `tags` (in the lanes' order, as [`mac_tags`] gives them): one
+/// declassification for them all where every tag matched (making public no more than
+/// their verdicts do), else one an item, each failed item zeroed. The other items'
+/// verdicts are left as they are.
+///
+/// Only a failed item's buffer is borrowed again (to zero it): the lanes of an
+/// [`OpenJobs`] wave still write the kept ones.
+fn lane_verdicts<V: AeadVariant, I: AeadItem<V>>(
+    items: &mut [I],
+    limit: usize,
+    tags: &[[u8; TAG_LEN]],
+    verdicts: &mut [Result<(), Error>],
+) {
+    let lane_item = |item: &&I| in_lanes(limit, item.len());
+    let mut difference = 0;
+    for (item, expected) in items.iter().filter(lane_item).zip(tags) {
+        difference |= tag_difference(expected, item.view().3);
+    }
+    if tag_verdict(difference.ct_eq(&0), &mut []).is_ok() {
+        for (item, verdict) in items.iter().zip(verdicts.iter_mut()) {
+            if in_lanes(limit, item.len()) {
+                *verdict = Ok(());
+            }
+        }
+        return;
+    }
+    let mut computed = tags.iter();
+    for (item, verdict) in items.iter_mut().zip(verdicts.iter_mut()) {
+        if in_lanes(limit, item.len()) {
+            let expected = computed.next().expect("a tag for every lane item");
+            *verdict = tag_verdict(tags_equal(expected, item.view().3), &mut []);
+            if verdict.is_err() {
+                item.parts().2.fill(0);
+            }
+        }
+    }
+}
+
+/// Block 1's keystream, which the key pass wrote to `stream`'s rows
+/// ([`KeyJobs::stream`]), XORed into the first block of each lane item of `items` whose
+/// verdict is `Ok`; every lane item's row wiped.
+///
+/// # Safety
+/// `stream` points at `GROUP` writable rows, 64-byte aligned, of which those of the
+/// items through the lanes under `limit` are written.
+unsafe fn release_first_blocks<V: AeadVariant>(
+    items: &mut [impl AeadItem<V>],
+    limit: usize,
+    verdicts: &[Result<(), Error>],
+    stream: *mut [u8; 64],
+) {
+    for (i, (item, verdict)) in items.iter_mut().zip(verdicts).enumerate() {
+        if !in_lanes(limit, item.len()) {
+            continue;
+        }
+        // SAFETY: `i < GROUP`: a written row (the caller's).
+        let row = unsafe { stream.add(i) };
+        if verdict.is_ok() {
+            // SAFETY: as above; nothing else refers to the row.
+            let keystream = unsafe { &*row };
+            xor_block(item.parts().2, keystream);
+        }
+        // SAFETY: as above.
+        unsafe { wipe_row(row) };
+    }
+}
+
+/// `keystream` XORed into the first block of `buf` (all of it, if shorter): a whole
+/// block as one fixed-size XOR, which compiles to a few vector instructions (the loop
+/// over a slice of unknown length does not).
+#[inline(always)]
+fn xor_block(buf: &mut [u8], keystream: &[u8; 64]) {
+    if let Some(block) = buf.first_chunk_mut::<64>() {
+        for (b, k) in block.iter_mut().zip(keystream) {
+            *b ^= k;
+        }
+    } else {
+        buf.iter_mut().zip(keystream).for_each(|(b, k)| *b ^= k);
+    }
+}
+
+/// How an opening group's passes run ([`open_in_passes`]).
+#[derive(Clone, Copy)]
+struct OpenPasses {
+    /// The lane items are at most a block long: the key pass computes block 1's
+    /// keystream beside each key block ([`KeyJobs::stream`]), and there is no
+    /// message pass.
+    first_blocks: bool,
+    /// The key pass on paired sets ([`Jobs::PAIRED`]).
+    keys_paired: bool,
+    /// The message pass takes each message as two jobs ([`MessageJobs::halves`]).
+    halves: bool,
+    /// The message pass on paired sets.
+    paired: bool,
+}
+
+/// The open of a group in passes, each its own kernel call: the key blocks of every
+/// lane item (with [`OpenPasses::first_blocks`], and their one block of keystream);
+/// all their tags, compared; then the messages of the items that matched (or their
+/// block of keystream XORed in). The failed items are zeroed; the rest of the group
+/// opens on the single path. Returns `Err` if any item failed.
+#[allow(clippy::too_many_arguments)]
+fn open_in_passes<V: AeadVariant>(
     route: Route,
     mac_route: MacRoute,
     key: Option<&[u8; 32]>,
     group: &mut [impl AeadItem<V>],
     verdicts: &mut [Result<(), Error>],
     limit: usize,
-    count: usize,
+    passes: OpenPasses,
 ) -> Result<(), Error> {
     let backend = route.backend();
-    // Neither array initialised: the kernel writes the rows of the lane items, and
-    // only those are read (and wiped).
+    // None of the arrays initialised: the key pass writes the rows of the lane items,
+    // and only those are read (and wiped).
     let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
     let keys = keys.as_mut_ptr().cast::<[u8; 64]>();
     let mut stream = core::mem::MaybeUninit::<KeyBlocks>::uninit();
-    let stream = stream.as_mut_ptr().cast::<[u8; 64]>();
-    let mut jobs = ShortOpenJobs {
+    let stream = if passes.first_blocks {
+        stream.as_mut_ptr().cast::<[u8; 64]>()
+    } else {
+        core::ptr::null_mut()
+    };
+    debug_assert!(!passes.first_blocks || limit <= 1);
+    let messages = !passes.first_blocks;
+    let mut states = core::mem::MaybeUninit::<States>::uninit();
+    let keep_states = !<V as Sealed>::CHEAP_WORDS && messages;
+    let states = if keep_states {
+        states.as_mut_ptr().cast::<[u32; 16]>()
+    } else {
+        core::ptr::null_mut()
+    };
+    let mut jobs = KeyJobs {
         items: &*group,
         key,
         limit,
         keys,
         stream,
+        states,
         next: 0,
         variant: core::marker::PhantomData,
     };
-    let paired = pairs(backend, count, 2);
     // SAFETY: the backend is available (every route a burst holds was checked); each
-    // job writes its own item's rows of `keys` and `stream` (64 bytes each) from 64
-    // readable zeros; two blocks from 0 are within every counter.
-    unsafe { run_jobs_or_paired(backend, &mut jobs, paired, V::ROUNDS / 2) };
+    // job writes its own item's rows of `keys` and `stream` (64 bytes each, the
+    // latter from 64 readable zeros); two blocks from 0 are within every counter.
+    unsafe { run_jobs_or_paired(backend, &mut jobs, passes.keys_paired, V::ROUNDS / 2) };
     let mut tags = core::mem::MaybeUninit::uninit();
-    // SAFETY: the kernel wrote the key block of every item in the lanes.
+    // SAFETY: the key pass wrote the key block of every lane item.
     let tags = unsafe { mac_tags(mac_route, group, limit, keys, &mut tags) };
     // SAFETY: as above.
     unsafe { wipe_lane_rows(group, limit, keys) };
+    lane_verdicts(group, limit, tags, verdicts);
+    tags.iter_mut().for_each(wipe);
+    if passes.first_blocks {
+        // SAFETY: the key pass wrote block 1 of every lane item; `KeyBlocks` rows are
+        // 64-byte aligned.
+        unsafe { release_first_blocks(group, limit, verdicts, stream) };
+    }
+    if messages {
+        let mut jobs = MessageJobs {
+            items: &mut *group,
+            key,
+            limit,
+            verdicts: &*verdicts,
+            states,
+            next: 0,
+            halves: passes.halves,
+            rest: None,
+            variant: core::marker::PhantomData,
+        };
+        // SAFETY: the backend is available; each job is in place over its own item's
+        // buffer, all disjoint; the length check keeps every message within blocks
+        // 1..2^32.
+        unsafe { run_jobs_or_paired(backend, &mut jobs, passes.paired, V::ROUNDS / 2) };
+    }
+    if keep_states {
+        // SAFETY: the key pass wrote the states of the lane items.
+        unsafe { wipe_lane_rows(group, limit, states) };
+    }
     let mut all = Ok(());
-    let mut computed = tags.iter();
-    for (i, (item, verdict)) in group.iter_mut().zip(verdicts.iter_mut()).enumerate() {
-        if in_lanes(limit, item.len()) {
-            let expected = computed.next().expect("a tag for every lane item");
-            let (_, _, buf, tag) = item.parts();
-            *verdict = tag_verdict(tags_equal(expected, tag), buf);
-            // SAFETY: `i < GROUP`; the kernel wrote the item's row of `stream`, 64
-            // bytes, at least the item's length.
-            let row = unsafe { stream.add(i) };
-            if verdict.is_ok() {
-                // SAFETY: as above; nothing else refers to the row.
-                let keystream = unsafe { &*row };
-                buf.iter_mut().zip(keystream).for_each(|(b, k)| *b ^= k);
-            }
-            // SAFETY: as above; `KeyBlocks` rows are 64-byte aligned.
-            unsafe { wipe_row(row) };
-        } else {
+    for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
+        if !in_lanes(limit, item.len()) {
             *verdict = open_single(route, mac_route, key, item);
         }
         if verdict.is_err() {
             all = Err(Error::AuthenticationFailed);
         }
     }
-    tags.iter_mut().for_each(wipe);
     all
 }
 
@@ -1345,21 +1423,7 @@ fn open_items<V: AeadVariant>(
         };
         let backend = route.backend();
         let lane_group = lane_items(group, limit);
-        if short_opens(backend, limit, lane_group.count) {
-            let group_all = open_short(
-                route,
-                mac_route,
-                key,
-                group,
-                verdicts,
-                limit,
-                lane_group.count,
-            );
-            if group_all.is_err() {
-                all = group_all;
-            }
-            continue;
-        }
+        let short = short_opens(backend, limit, lane_group.count);
         // Halves that fit one set of lanes pay from a seal's length.
         let from = if 2 * lane_group.count <= backend.lane_width() {
             HALVES_FROM
@@ -1376,8 +1440,8 @@ fn open_items<V: AeadVariant>(
         // Paired where the halves would take both sets (waves beat both below).
         let paired = pairs(backend, lane_group.count, lane_group.longest)
             && lane_group.longest >= OPEN_HALVES_FROM;
-        let halves = halves && !paired;
-        if !halves && !paired && waves_fit(group, limit, lane_width(backend)) {
+        let halves = halves && !paired && !short;
+        if !short && !halves && !paired && waves_fit(group, limit, lane_width(backend)) {
             // Not initialised: the kernel writes the key block of every lane item, and
             // only those are read (and wiped).
             let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
@@ -1406,66 +1470,17 @@ fn open_items<V: AeadVariant>(
             }
             continue;
         }
-        // Else (items split in halves, or waves that would wait on each other) two
-        // passes, two kernel calls. Neither array initialised: the passes
-        // write the rows of the items in the lanes, and only those are read (and
-        // wiped).
-        let mut states = core::mem::MaybeUninit::<States>::uninit();
-        let states = states.as_mut_ptr().cast::<[u32; 16]>();
-        // The key blocks first (block 0 of each item), all in one burst.
-        let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
-        let keys = keys.as_mut_ptr().cast::<[u8; 64]>();
-        let mut jobs = KeyJobs {
-            items: &*group,
-            key,
-            limit,
-            keys,
-            states,
-            next: 0,
-            variant: core::marker::PhantomData,
-        };
-        // SAFETY: the backend is available; each job is in place over its own key
-        // block.
-        unsafe { run_jobs(route.backend(), &mut jobs, V::ROUNDS / 2) };
-        // Each item's tag over its ciphertext; a mismatch zeroes the item.
-        let mut tags = core::mem::MaybeUninit::uninit();
-        // SAFETY: the kernel wrote the key block of every item in the lanes.
-        let tags = unsafe { mac_tags(mac_route, group, limit, keys, &mut tags) };
-        // SAFETY: as above.
-        unsafe { wipe_lane_rows(group, limit, keys) };
-        let mut computed = tags.iter();
-        for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
-            if in_lanes(limit, item.len()) {
-                let expected = computed.next().expect("a tag for every lane item");
-                let (_, _, buf, tag) = item.parts();
-                *verdict = tag_verdict(tags_equal(expected, tag), buf);
-            } else {
-                *verdict = open_single(route, mac_route, key, item);
-            }
-            if verdict.is_err() {
-                all = Err(Error::AuthenticationFailed);
-            }
-        }
-        tags.iter_mut().for_each(wipe);
-        // Then the messages that authenticated, from block 1.
-        let mut jobs = MessageJobs {
-            items: &mut *group,
-            key,
-            limit,
-            verdicts: &*verdicts,
-            states,
-            next: 0,
+        // Else (items of one block, items split in halves, or waves that would wait
+        // on each other) in passes.
+        let passes = OpenPasses {
+            first_blocks: short,
+            // Two blocks each.
+            keys_paired: short && pairs(backend, lane_group.count, 2),
             halves,
-            rest: None,
-            variant: core::marker::PhantomData,
+            paired,
         };
-        // SAFETY: the backend is available; each job is in place over its own item's
-        // buffer, all disjoint; the length check keeps every message within blocks
-        // 1..2^32.
-        unsafe { run_jobs_or_paired(route.backend(), &mut jobs, paired, V::ROUNDS / 2) };
-        if !<V as Sealed>::CHEAP_WORDS {
-            // SAFETY: the key pass wrote the states of the items in the lanes.
-            unsafe { wipe_lane_rows(group, limit, states) };
+        if open_in_passes(route, mac_route, key, group, verdicts, limit, passes).is_err() {
+            all = Err(Error::AuthenticationFailed);
         }
     }
     all

@@ -275,6 +275,20 @@ proptest! {
     fn xchacha20_poly1305_bursts_match(specs in prop::collection::vec(spec(), 1..=100), keyed: bool, key_seed: u64) {
         every_backend::<XChaCha<20>>(&specs, keyed, key_seed);
     }
+
+    /// Bursts whose items are all at most a block long (QUIC ACKs, keepalives): the
+    /// openings that take each item's keystream block beside its key block (Zen 5)
+    /// and XOR in only the item's own bytes.
+    #[test]
+    fn one_block_bursts_match(specs in prop::collection::vec(short_spec(), 1..=40), keyed: bool, key_seed: u64) {
+        every_backend::<Ietf<20>>(&specs, keyed, key_seed);
+        every_backend::<XChaCha<20>>(&specs, keyed, key_seed);
+    }
+}
+
+/// An item of at most one block.
+fn short_spec() -> impl Strategy<Value = Spec> {
+    (spec(), 0usize..=64).prop_map(|(spec, len)| Spec { len, ..spec })
 }
 
 /// Bursts of items of one length (the opening's waves of one lane batch each, a wave's
