@@ -449,12 +449,17 @@ const AEAD_COSTS: Costs = Costs {
     fixed: 6,
     fewest: 6,
     halves: false,
+    lane_mac_hundredths: 0,
 };
 
 /// The same on Zen 5 ([`Core::Zen5`]), whose two sets of lanes ([`lane_sets`]) a group
-/// of fewer items than lanes fills by splitting its long items in halves.
+/// of fewer items than lanes fills by splitting its long items in halves; the MAC's
+/// own pass costs 0.29 of a block a message block (fitted to bursts of 9–16 items of
+/// 1024 and 1420 bytes, several of which the lanes took slower than the single path
+/// without it: measured in the commit that set it, figures in `docs/tuning.md`).
 const AEAD_COSTS_ZEN5: Costs = Costs {
     halves: true,
+    lane_mac_hundredths: 29,
     ..AEAD_COSTS
 };
 
@@ -476,6 +481,7 @@ const XOR_COSTS: Costs = Costs {
     fixed: 5,
     fewest: 4,
     halves: false,
+    lane_mac_hundredths: 0,
 };
 
 /// The most message blocks (64 bytes each, rounded up) of an AEAD item the lanes take in
