@@ -48,7 +48,7 @@
 use crate::aead::MAX_PLAINTEXT_LEN;
 use crate::aead::{AeadVariant, ChaChaPoly1305, TAG_LEN, check_len};
 use crate::backend::burst_split::{
-    Costs, HALVES_FROM, lane_limit, lane_sets, lane_width, two_sets_pay,
+    Costs, HALVES_FROM, lane_limit, lane_sets, lane_width, two_sets_pay, uniform_halves_pay,
 };
 use crate::backend::generic::{Job, Jobs};
 use crate::backend::poly1305::{MacJob, Poly1305Backend};
@@ -497,11 +497,18 @@ fn aead_limit<V: AeadVariant>(route: Route, group: &[impl AeadItem<V>]) -> Optio
     lane_limit(width, lane_sets(width), aead_costs(), blocks)
 }
 
-/// Whether a group of `lanes` lane items, the longest of `longest` message blocks (at
-/// least `from`), splits each in halves ([`Costs::halves`]) under `costs` on `backend`.
+/// Whether a group's lane items (the longest of at least `from` message blocks) split
+/// each in halves ([`Costs::halves`]) under `costs` on `backend`: fewer of them than
+/// lanes, and where all are of one length, only if the halves' waves cost less than
+/// the whole items' ([`uniform_halves_pay`]).
 #[inline(always)]
-fn in_halves(backend: Backend, costs: Costs, lanes: usize, longest: usize, from: usize) -> bool {
-    costs.halves && lanes < lane_width(backend) && longest >= from
+fn in_halves(backend: Backend, costs: Costs, items: LaneItems, from: usize) -> bool {
+    let width = backend.lane_width();
+    let blocks = items.longest + costs.key_blocks;
+    costs.halves
+        && items.count < lane_width(backend)
+        && items.longest >= from
+        && (!items.uniform() || uniform_halves_pay(width, items.count, blocks))
 }
 
 /// Whether `lanes` lane items, the longest of `longest` blocks, run on paired sets
@@ -573,6 +580,12 @@ struct LaneItems {
 }
 
 impl LaneItems {
+    /// Whether they are all of one length in blocks.
+    #[inline(always)]
+    fn uniform(self) -> bool {
+        self.blocks == self.count * self.longest
+    }
+
     /// Whether their AEAD jobs pay for a second set of `lanes` lanes: each item's key
     /// block and message as one job, or (`halves`) as two.
     #[inline(always)]
@@ -858,7 +871,7 @@ fn seal_items<V: AeadVariant>(
         let (lanes, longest) = (lane_items.count, lane_items.longest);
         let backend = route.backend();
         let paired = pairs(backend, lanes, longest + 1);
-        let halves = !paired && in_halves(backend, aead_costs(), lanes, longest, HALVES_FROM);
+        let halves = !paired && in_halves(backend, aead_costs(), lane_items, HALVES_FROM);
         let fused = paired || (lanes >= backend.lane_width() && !halves);
         // Not initialised: the kernel writes the key block of every lane item, and
         // only those are read (and wiped).
@@ -1437,19 +1450,19 @@ fn open_items<V: AeadVariant>(
         let backend = route.backend();
         let lane_group = lane_items(group, limit);
         let short = short_opens(backend, limit, lane_group.count);
-        // Halves that fit one set of lanes pay from a seal's length.
-        let from = if 2 * lane_group.count <= backend.lane_width() {
+        // Halves that fit one set of lanes pay from a seal's length; so do those of
+        // more items of one length than a set holds but too few to keep two sets
+        // busy, whose waves would run one set and leave the second wave mostly idle.
+        let width = backend.lane_width();
+        let count = lane_group.count;
+        let from = if 2 * count <= width
+            || (lane_group.uniform() && count > width && 2 * count < 3 * width)
+        {
             HALVES_FROM
         } else {
             OPEN_HALVES_FROM
         };
-        let halves = in_halves(
-            backend,
-            aead_costs(),
-            lane_group.count,
-            lane_group.longest,
-            from,
-        );
+        let halves = in_halves(backend, aead_costs(), lane_group, from);
         // Paired where the halves would take both sets (waves beat both below).
         let paired = pairs(backend, lane_group.count, lane_group.longest)
             && lane_group.longest >= OPEN_HALVES_FROM;

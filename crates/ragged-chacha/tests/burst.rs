@@ -319,6 +319,10 @@ fn uniform_bursts_with_forgeries_in_any_wave() {
         (9, 64),
         // Too few for their length: the whole group on the single path (Zen 5).
         (10, 1100),
+        (20, 1420),
+        // More than a set of one length, too few for two: halves on both sets, the
+        // opening's too (Zen 5).
+        (17, 704),
     ] {
         for forged in [
             &(|_| false) as &dyn Fn(usize) -> bool,

@@ -114,17 +114,32 @@ pub(crate) fn lane_limit(
         items += n;
         total += n * (limit + costs.key_blocks);
         message += n * limit;
-        let longest = limit.max(costs.key_blocks);
-        let mut lanes = width * longest.max(total.div_ceil(width));
-        if sets == 2 {
-            let longest = if costs.halves && items < 2 * width && limit >= HALVES_FROM {
-                (limit + costs.key_blocks).div_ceil(2)
+        let halves = sets == 2 && costs.halves && items < 2 * width && limit >= HALVES_FROM;
+        let lanes = if least == limit {
+            // One length: the jobs go through the lanes in waves.
+            let blocks = limit + costs.key_blocks;
+            let whole = uniform_lane_cost(width, sets, items, blocks, false);
+            if halves {
+                whole.min(uniform_lane_cost(width, sets, items, blocks, true))
             } else {
-                longest
-            };
-            let batches = longest.max(total.div_ceil(2 * width));
-            lanes = lanes.min(TWO_SETS_BATCH * batches);
-        }
+                whole
+            }
+        } else {
+            // Mixed lengths: a lane freed by a short job takes the next, so the lanes
+            // stay busy but for the longest job's tail.
+            let longest = limit.max(costs.key_blocks);
+            let mut lanes = width * longest.max(total.div_ceil(width));
+            if sets == 2 {
+                let longest = if halves {
+                    (limit + costs.key_blocks).div_ceil(2)
+                } else {
+                    longest
+                };
+                let batches = longest.max(total.div_ceil(2 * width));
+                lanes = lanes.min(TWO_SETS_BATCH * batches);
+            }
+            lanes
+        };
         let lanes = lanes + message * costs.lane_mac_hundredths / 100;
         let single = total + costs.fixed * items;
         let saving = single.saturating_sub(lanes);
@@ -139,6 +154,57 @@ pub(crate) fn lane_limit(
 /// (one set's batch: 16): about one and a half batches of one set (measured in the
 /// commit that set it; figures in `docs/tuning.md`).
 const TWO_SETS_BATCH: usize = 24;
+
+/// Splitting long items in halves, where the halves take more than one wave, costs
+/// half a block an item for each of its blocks past this many: fitted on Zen 5 to 17
+/// items of 576, 1024 and 1420 bytes and 20–26 of 1420 (nothing at 10 blocks, about
+/// 1.5 blocks an item at 17, 5 at 24; the cause not isolated), in the commit that set
+/// it; figures in `docs/tuning.md`.
+const HALVES_FREE_BLOCKS: usize = 14;
+
+/// What the lanes' batches cost, in blocks of the single path, for `items` jobs of
+/// `blocks` blocks each (message and key blocks), all of one length, on `sets` sets of
+/// `width` lanes: the jobs go through in waves, every lane refilled as the wave ends;
+/// on two sets, jobs that do not fill one and a half sets run on one
+/// ([`two_sets_pay`]), and a last wave of at most one set's jobs runs on one. With
+/// `halves` (two sets only), each item as two jobs of half its blocks: up to one set
+/// of items in one wave of both sets (as paired sets run them), more in waves of
+/// half-length jobs that pay for long items ([`HALVES_FREE_BLOCKS`]).
+pub(crate) fn uniform_lane_cost(
+    width: usize,
+    sets: usize,
+    items: usize,
+    blocks: usize,
+    halves: bool,
+) -> usize {
+    if sets == 1 || (!halves && !two_sets_pay(width, items * blocks, blocks)) {
+        return width * blocks * items.div_ceil(width);
+    }
+    if halves && items <= width {
+        return TWO_SETS_BATCH * blocks.div_ceil(2);
+    }
+    let (jobs, len, extra) = if halves {
+        let extra = items * blocks.saturating_sub(HALVES_FREE_BLOCKS) / 2;
+        (2 * items, blocks.div_ceil(2), extra)
+    } else {
+        (items, blocks, 0)
+    };
+    let (waves, rest) = (jobs / (2 * width), jobs % (2 * width));
+    let tail = match rest {
+        0 => 0,
+        r if r <= width => width,
+        _ => TWO_SETS_BATCH,
+    };
+    len * (waves * TWO_SETS_BATCH + tail) + extra
+}
+
+/// Whether `items` items of `blocks` blocks each (message and key blocks), all of one
+/// length, cost less on two sets of `width` lanes in halves than whole
+/// ([`uniform_lane_cost`]).
+pub(crate) fn uniform_halves_pay(width: usize, items: usize, blocks: usize) -> bool {
+    uniform_lane_cost(width, 2, items, blocks, true)
+        < uniform_lane_cost(width, 2, items, blocks, false)
+}
 
 #[cfg(test)]
 mod tests {
@@ -188,6 +254,35 @@ mod tests {
         // than the single path; on two, halved, 24 lanes for 12 batches of two sets.
         assert_eq!(lane_limit(16, 1, whole, [23; 12].into_iter()), None);
         assert_eq!(lane_limit(16, 2, aead, [23; 12].into_iter()), Some(23));
+    }
+
+    #[test]
+    fn items_of_one_length_go_through_in_waves() {
+        let aead = Costs {
+            most: 24,
+            key_blocks: 1,
+            fixed: 6,
+            fewest: 6,
+            halves: true,
+            lane_mac_hundredths: 29,
+        };
+        // Seventeen 1420-byte items: in halves, a wave of both sets and one of two
+        // jobs on one (12 × (24 + 16)), plus 85 for the long halves and 113 for the
+        // MAC; whole, two waves of one set (768): both dearer than 510 alone.
+        assert_eq!(uniform_lane_cost(16, 2, 17, 24, true), 565);
+        assert_eq!(uniform_lane_cost(16, 2, 17, 24, false), 768);
+        assert_eq!(lane_limit(16, 2, aead, [23; 17].into_iter()), None);
+        // Thirty: whole, one wave of both sets (576 + 200) against 900 alone; halves
+        // would take two waves.
+        assert!(!uniform_halves_pay(16, 30, 24));
+        assert_eq!(lane_limit(16, 2, aead, [23; 30].into_iter()), Some(23));
+        // Seventeen of 576 bytes: halves (5 × 40 + 44) against 272 alone.
+        assert!(uniform_halves_pay(16, 17, 10));
+        assert_eq!(lane_limit(16, 2, aead, [9; 17].into_iter()), Some(9));
+        // Keystream on one set: seventeen 1024-byte items take two waves (512), more
+        // than alone (357).
+        assert_eq!(lane_limit(16, 1, XOR, [16; 17].into_iter()), None);
+        assert_eq!(lane_limit(16, 1, XOR, [16; 32].into_iter()), Some(16));
     }
 
     #[test]
