@@ -463,11 +463,21 @@ const AEAD_COSTS_ZEN5: Costs = Costs {
     ..AEAD_COSTS
 };
 
-/// The AEAD's costs on this core.
+/// The same for an opening on Zen 5, whose tags come before its messages (a key pass of
+/// its own, the MAC reading the message before the lanes do): about 0.16 of a block
+/// more a message block than a seal, the same in bursts of 10 and 16 × 1420 B
+/// (measured in the commit that set it; figures in `docs/tuning.md`).
+const AEAD_OPEN_COSTS_ZEN5: Costs = Costs {
+    lane_mac_hundredths: 45,
+    ..AEAD_COSTS_ZEN5
+};
+
+/// The AEAD's costs on this core, for a seal or (`open`) an opening.
 #[inline(always)]
-fn aead_costs() -> Costs {
-    match Core::this() {
-        Core::Zen5 => AEAD_COSTS_ZEN5,
+fn aead_costs(open: bool) -> Costs {
+    match (Core::this(), open) {
+        (Core::Zen5, false) => AEAD_COSTS_ZEN5,
+        (Core::Zen5, true) => AEAD_OPEN_COSTS_ZEN5,
         _ => AEAD_COSTS,
     }
 }
@@ -485,16 +495,21 @@ const XOR_COSTS: Costs = Costs {
 };
 
 /// The most message blocks (64 bytes each, rounded up) of an AEAD item the lanes take in
-/// this group; `None`: the whole group takes the single path.
+/// this group, sealing or (`open`) opening; `None`: the whole group takes the single
+/// path.
 #[inline(always)]
-fn aead_limit<V: AeadVariant>(route: Route, group: &[impl AeadItem<V>]) -> Option<usize> {
+fn aead_limit<V: AeadVariant>(
+    route: Route,
+    group: &[impl AeadItem<V>],
+    open: bool,
+) -> Option<usize> {
     let backend = route.backend();
     if !backend.has_lane_bursts() {
         return None;
     }
     let blocks = group.iter().map(|item| item.len().div_ceil(64));
     let width = backend.lane_width();
-    lane_limit(width, lane_sets(width), aead_costs(), blocks)
+    lane_limit(width, lane_sets(width), aead_costs(open), blocks)
 }
 
 /// Whether a group's lane items (the longest of at least `from` message blocks) split
@@ -859,7 +874,7 @@ fn seal_items<V: AeadVariant>(
 ) -> Result<(), Error> {
     check_aead_items(items)?;
     for group in items.chunks_mut(GROUP) {
-        let Some(limit) = aead_limit(route, group) else {
+        let Some(limit) = aead_limit(route, group, false) else {
             for item in group.iter_mut() {
                 let state = item_state(&*item, key);
                 let (_, aad, buf, tag) = item.parts();
@@ -871,7 +886,7 @@ fn seal_items<V: AeadVariant>(
         let (lanes, longest) = (lane_items.count, lane_items.longest);
         let backend = route.backend();
         let paired = pairs(backend, lanes, longest + 1);
-        let halves = !paired && in_halves(backend, aead_costs(), lane_items, HALVES_FROM);
+        let halves = !paired && in_halves(backend, aead_costs(false), lane_items, HALVES_FROM);
         let fused = paired || (lanes >= backend.lane_width() && !halves);
         // Not initialised: the kernel writes the key block of every lane item, and
         // only those are read (and wiped).
@@ -1438,7 +1453,7 @@ fn open_items<V: AeadVariant>(
     check_aead_items(items)?;
     let mut all = Ok(());
     for (group, verdicts) in items.chunks_mut(GROUP).zip(verdicts.chunks_mut(GROUP)) {
-        let Some(limit) = aead_limit(route, group) else {
+        let Some(limit) = aead_limit(route, group, true) else {
             for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
                 *verdict = open_single(route, mac_route, key, item);
                 if verdict.is_err() {
@@ -1462,7 +1477,7 @@ fn open_items<V: AeadVariant>(
         } else {
             OPEN_HALVES_FROM
         };
-        let halves = in_halves(backend, aead_costs(), lane_group, from);
+        let halves = in_halves(backend, aead_costs(true), lane_group, from);
         // Paired where the halves would take both sets (waves beat both below).
         let paired = pairs(backend, lane_group.count, lane_group.longest)
             && lane_group.longest >= OPEN_HALVES_FROM;

@@ -115,18 +115,19 @@ pub(crate) fn lane_limit(
         total += n * (limit + costs.key_blocks);
         message += n * limit;
         let halves = sets == 2 && costs.halves && items < 2 * width && limit >= HALVES_FROM;
+        // The `n` items of this length go through the lanes in waves among themselves.
+        let blocks = limit + costs.key_blocks;
+        let whole = uniform_lane_cost(width, sets, n, blocks, false);
+        let waves = if halves {
+            whole.min(uniform_lane_cost(width, sets, n, blocks, true))
+        } else {
+            whole
+        };
         let lanes = if least == limit {
-            // One length: the jobs go through the lanes in waves.
-            let blocks = limit + costs.key_blocks;
-            let whole = uniform_lane_cost(width, sets, items, blocks, false);
-            if halves {
-                whole.min(uniform_lane_cost(width, sets, items, blocks, true))
-            } else {
-                whole
-            }
+            waves
         } else {
             // Mixed lengths: a lane freed by a short job takes the next, so the lanes
-            // stay busy but for the longest job's tail.
+            // stay busy but for the longest job's tail, and the longest items' waves.
             let longest = limit.max(costs.key_blocks);
             let mut lanes = width * longest.max(total.div_ceil(width));
             if sets == 2 {
@@ -138,7 +139,7 @@ pub(crate) fn lane_limit(
                 let batches = longest.max(total.div_ceil(2 * width));
                 lanes = lanes.min(TWO_SETS_BATCH * batches);
             }
-            lanes
+            lanes.max(waves)
         };
         let lanes = lanes + message * costs.lane_mac_hundredths / 100;
         let single = total + costs.fixed * items;
