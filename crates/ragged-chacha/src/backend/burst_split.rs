@@ -280,6 +280,10 @@ mod tests {
         // Seventeen of 576 bytes: halves (5 × 40 + 44) against 272 alone.
         assert!(uniform_halves_pay(16, 17, 10));
         assert_eq!(lane_limit(16, 2, aead, [9; 17].into_iter()), Some(9));
+        // Twenty 1420-byte items among ten of 64: the long ones still take their waves
+        // (580, and 136 for the MAC, against 680 alone); the short ones the lanes.
+        let mixed = [[23; 20].as_slice(), &[1; 10]].concat();
+        assert_eq!(lane_limit(16, 2, aead, mixed.into_iter()), Some(1));
         // Keystream on one set: seventeen 1024-byte items take two waves (512), more
         // than alone (357).
         assert_eq!(lane_limit(16, 1, XOR, [16; 17].into_iter()), None);
