@@ -220,6 +220,16 @@ mod tests {
         lane_mac_hundredths: 0,
     };
 
+    /// The AEAD's costs on Zen 5, as `crate::burst` has them for a seal.
+    const AEAD: Costs = Costs {
+        most: 24,
+        key_blocks: 1,
+        fixed: 6,
+        fewest: 6,
+        halves: true,
+        lane_mac_hundredths: 29,
+    };
+
     #[test]
     fn full_lanes_take_everything_and_a_few_items_take_nothing() {
         // Sixteen one-block items fill a 16-lane batch.
@@ -240,12 +250,8 @@ mod tests {
     #[test]
     fn two_sets_take_long_items_in_halves() {
         let aead = Costs {
-            most: 24,
-            key_blocks: 1,
-            fixed: 6,
-            fewest: 6,
-            halves: true,
             lane_mac_hundredths: 0,
+            ..AEAD
         };
         let whole = Costs {
             halves: false,
@@ -259,31 +265,23 @@ mod tests {
 
     #[test]
     fn items_of_one_length_go_through_in_waves() {
-        let aead = Costs {
-            most: 24,
-            key_blocks: 1,
-            fixed: 6,
-            fewest: 6,
-            halves: true,
-            lane_mac_hundredths: 29,
-        };
         // Seventeen 1420-byte items: in halves, a wave of both sets and one of two
         // jobs on one (12 × (24 + 16)), plus 85 for the long halves and 113 for the
         // MAC; whole, two waves of one set (768): both dearer than 510 alone.
         assert_eq!(uniform_lane_cost(16, 2, 17, 24, true), 565);
         assert_eq!(uniform_lane_cost(16, 2, 17, 24, false), 768);
-        assert_eq!(lane_limit(16, 2, aead, [23; 17].into_iter()), None);
+        assert_eq!(lane_limit(16, 2, AEAD, [23; 17].into_iter()), None);
         // Thirty: whole, one wave of both sets (576 + 200) against 900 alone; halves
         // would take two waves.
         assert!(!uniform_halves_pay(16, 30, 24));
-        assert_eq!(lane_limit(16, 2, aead, [23; 30].into_iter()), Some(23));
+        assert_eq!(lane_limit(16, 2, AEAD, [23; 30].into_iter()), Some(23));
         // Seventeen of 576 bytes: halves (5 × 40 + 44) against 272 alone.
         assert!(uniform_halves_pay(16, 17, 10));
-        assert_eq!(lane_limit(16, 2, aead, [9; 17].into_iter()), Some(9));
+        assert_eq!(lane_limit(16, 2, AEAD, [9; 17].into_iter()), Some(9));
         // Twenty 1420-byte items among ten of 64: the long ones still take their waves
         // (580, and 136 for the MAC, against 680 alone); the short ones the lanes.
         let mixed = [[23; 20].as_slice(), &[1; 10]].concat();
-        assert_eq!(lane_limit(16, 2, aead, mixed.into_iter()), Some(1));
+        assert_eq!(lane_limit(16, 2, AEAD, mixed.into_iter()), Some(1));
         // Keystream on one set: seventeen 1024-byte items take two waves (512), more
         // than alone (357).
         assert_eq!(lane_limit(16, 1, XOR, [16; 17].into_iter()), None);
@@ -292,25 +290,17 @@ mod tests {
 
     #[test]
     fn the_mac_pass_keeps_long_items_of_a_small_group_single() {
-        let aead = Costs {
-            most: 24,
-            key_blocks: 1,
-            fixed: 6,
-            fewest: 6,
-            halves: true,
-            lane_mac_hundredths: 29,
-        };
         // Sixteen 1420-byte items: 12 batches of two sets (288) and 0.29 of a block a
         // message block for the MAC (394) against 480 alone.
-        assert_eq!(lane_limit(16, 2, aead, [23; 16].into_iter()), Some(23));
+        assert_eq!(lane_limit(16, 2, AEAD, [23; 16].into_iter()), Some(23));
         // Twelve: the same batches for fewer items (368 against 360).
-        assert_eq!(lane_limit(16, 2, aead, [23; 12].into_iter()), None);
+        assert_eq!(lane_limit(16, 2, AEAD, [23; 12].into_iter()), None);
         // Twelve of 1024 bytes: 9 batches of two sets in halves (271 against 276).
-        assert_eq!(lane_limit(16, 2, aead, [16; 12].into_iter()), Some(16));
-        assert_eq!(lane_limit(16, 2, aead, [16; 10].into_iter()), None);
+        assert_eq!(lane_limit(16, 2, AEAD, [16; 12].into_iter()), Some(16));
+        assert_eq!(lane_limit(16, 2, AEAD, [16; 10].into_iter()), None);
         // Among short items the long ones go alone; the short ones keep the lanes.
         let mixed = [[1; 12].as_slice(), &[23; 2]].concat();
-        assert_eq!(lane_limit(16, 2, aead, mixed.into_iter()), Some(1));
+        assert_eq!(lane_limit(16, 2, AEAD, mixed.into_iter()), Some(1));
     }
 
     #[test]
