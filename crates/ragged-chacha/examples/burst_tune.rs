@@ -4,10 +4,13 @@
 //! interrupted is only slower), so the ratio holds up where `ragged speed`'s medians
 //! do not.
 //!
-//! `cargo run --release -p ragged-chacha --example burst_tune -- [SECONDS] [seal|open|xor:N:LEN[+N:LEN…]]…`
+//! `cargo run --release -p ragged-chacha --example burst_tune -- [SECONDS] [sweep | seal|open|xor:N:LEN[+N:LEN…]…]`
 //!
-//! With no shapes, `ragged speed`'s burst rows. Prints, per shape, ns a call each way
-//! and looped / burst (above 1: the burst call is faster).
+//! With no shapes, `ragged speed`'s burst rows; with `sweep`, a grid of shapes (6–64
+//! items of 64–1500 bytes, and mixes, each kind) of which only those where the burst
+//! is slower are printed, then a count: the check to run before and after a change to
+//! the burst plan, whose table rows alone hid bursts that ran at 0.5–0.9x. Prints, per
+//! shape, ns a call each way and looped / burst (above 1: the burst call is faster).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -132,7 +135,10 @@ fn main() {
         }
         None => 1.0,
     };
-    if args.is_empty() {
+    let sweep = args.first().is_some_and(|a| a == "sweep");
+    if sweep {
+        args = sweep_shapes();
+    } else if args.is_empty() {
         for kind in ["seal", "open", "xor"] {
             for shape in [
                 "16:64", "64:64", "16:256", "64:256", "16:576", "16:1420", "64:1420",
@@ -143,13 +149,52 @@ fn main() {
         }
         args.push("xor:32:64".into());
     }
+    let (mut slower, mut below_95) = (0, 0);
     for arg in &args {
         let (kind, spec) = arg.split_once(':').expect("KIND:N:LEN");
         let lens = lengths(spec);
         let (burst, looped) = time(kind, &lens, seconds);
+        let ratio = looped / burst;
+        slower += usize::from(ratio < 1.0);
+        below_95 += usize::from(ratio < 0.95);
+        if !sweep || ratio < 1.0 {
+            println!(
+                "{kind:4} {spec:20} burst {burst:8.0} ns  looped {looped:8.0} ns  {ratio:.3}x"
+            );
+        }
+    }
+    if sweep {
         println!(
-            "{kind:4} {spec:20} burst {burst:8.0} ns  looped {looped:8.0} ns  {:.3}x",
-            looped / burst
+            "{} shapes: {slower} with the burst slower, {below_95} below 0.95x",
+            args.len()
         );
     }
+}
+
+/// The shapes of `sweep`: counts around one and two sets of lanes and beyond, lengths
+/// from one block to a full-size packet, and mixes of long and short.
+fn sweep_shapes() -> Vec<String> {
+    let mut shapes = Vec::new();
+    for kind in ["seal", "open", "xor"] {
+        for n in [6, 8, 9, 10, 12, 14, 16, 17, 20, 24, 28, 32, 40, 48, 64] {
+            for len in [64, 200, 576, 1024, 1420, 1500] {
+                shapes.push(format!("{kind}:{n}:{len}"));
+            }
+        }
+        for mix in [
+            "1:1420+15:64",
+            "4:1420+12:64",
+            "8:1420+8:64",
+            "12:1420+4:64",
+            "16:1420+16:64",
+            "20:1420+10:64",
+            "2:1500+40:64",
+            "8:1024+8:576",
+            "10:1420+10:576",
+            "28:64+16:576+4:1500",
+        ] {
+            shapes.push(format!("{kind}:{mix}"));
+        }
+    }
+    shapes
 }
