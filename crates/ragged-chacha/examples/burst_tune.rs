@@ -9,7 +9,7 @@
 //! With no shapes, `ragged speed`'s burst rows; with `sweep`, a grid of shapes (6–64
 //! items of 64–1500 bytes, and mixes, each kind) of which only those where the burst
 //! is slower are printed, then a count: the check to run before and after a change to
-//! the burst plan, whose table rows alone hid bursts that ran at 0.5–0.9x. Prints, per
+//! the burst plan, whose table rows alone hid bursts slower than looped. Prints, per
 //! shape, ns a call each way and looped / burst (above 1: the burst call is faster).
 
 use std::hint::black_box;

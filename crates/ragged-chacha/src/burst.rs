@@ -454,9 +454,9 @@ const AEAD_COSTS: Costs = Costs {
 
 /// The same on Zen 5 ([`Core::Zen5`]), whose two sets of lanes ([`lane_sets`]) a group
 /// of fewer items than lanes fills by splitting its long items in halves; the MAC's
-/// own pass costs 0.29 of a block a message block (fitted to bursts of 9–16 items of
-/// 1024 and 1420 bytes, several of which the lanes took slower than the single path
-/// without it: measured in the commit that set it, figures in `docs/tuning.md`).
+/// own pass priced per message block (without it, bursts of 9–16 long items took the
+/// lanes where the single path was faster; fitted in the commit that set it, figures
+/// in `docs/tuning.md`).
 const AEAD_COSTS_ZEN5: Costs = Costs {
     halves: true,
     lane_mac_hundredths: 29,
@@ -464,9 +464,9 @@ const AEAD_COSTS_ZEN5: Costs = Costs {
 };
 
 /// The same for an opening on Zen 5, whose tags come before its messages (a key pass of
-/// its own, the MAC reading the message before the lanes do): about 0.16 of a block
-/// more a message block than a seal, the same in bursts of 10 and 16 × 1420 B
-/// (measured in the commit that set it; figures in `docs/tuning.md`).
+/// its own, the MAC reading the message before the lanes do), so its lanes cost more a
+/// message block than a seal's (fitted in the commit that set it; figures in
+/// `docs/tuning.md`).
 const AEAD_OPEN_COSTS_ZEN5: Costs = Costs {
     lane_mac_hundredths: 45,
     ..AEAD_COSTS_ZEN5
@@ -1332,7 +1332,6 @@ struct OpenPasses {
 /// all their tags, compared; then the messages of the items that matched (or their
 /// block of keystream XORed in). The failed items are zeroed; the rest of the group
 /// opens on the single path. Returns `Err` if any item failed.
-#[allow(clippy::too_many_arguments)]
 fn open_in_passes<V: AeadVariant>(
     route: Route,
     mac_route: MacRoute,
@@ -1466,12 +1465,13 @@ fn open_items<V: AeadVariant>(
         let lane_group = lane_items(group, limit);
         let short = short_opens(backend, limit, lane_group.count);
         // Halves that fit one set of lanes pay from a seal's length; so do those of
-        // more items of one length than a set holds but too few to keep two sets
-        // busy, whose waves would run one set and leave the second wave mostly idle.
+        // more items of one length than a set holds whose whole jobs would not take
+        // two sets: their waves would run one set and leave the second wave mostly
+        // idle.
         let width = backend.lane_width();
         let count = lane_group.count;
         let from = if 2 * count <= width
-            || (lane_group.uniform() && count > width && 2 * count < 3 * width)
+            || (lane_group.uniform() && count > width && !lane_group.two_sets(width, false))
         {
             HALVES_FROM
         } else {

@@ -131,11 +131,7 @@ pub(crate) fn lane_limit(
             let longest = limit.max(costs.key_blocks);
             let mut lanes = width * longest.max(total.div_ceil(width));
             if sets == 2 {
-                let longest = if halves {
-                    (limit + costs.key_blocks).div_ceil(2)
-                } else {
-                    longest
-                };
+                let longest = if halves { blocks.div_ceil(2) } else { longest };
                 let batches = longest.max(total.div_ceil(2 * width));
                 lanes = lanes.min(TWO_SETS_BATCH * batches);
             }
@@ -157,10 +153,9 @@ pub(crate) fn lane_limit(
 const TWO_SETS_BATCH: usize = 24;
 
 /// Splitting long items in halves, where the halves take more than one wave, costs
-/// half a block an item for each of its blocks past this many: fitted on Zen 5 to 17
-/// items of 576, 1024 and 1420 bytes and 20–26 of 1420 (nothing at 10 blocks, about
-/// 1.5 blocks an item at 17, 5 at 24; the cause not isolated), in the commit that set
-/// it; figures in `docs/tuning.md`.
+/// half a block an item for each of its blocks past this many: a fit to bursts of 17–26
+/// items on Zen 5, whose long halves cost more than the waves alone explain (the cause
+/// not isolated; figures in `docs/tuning.md`, the commit that set it).
 const HALVES_FREE_BLOCKS: usize = 14;
 
 /// What the lanes' batches cost, in blocks of the single path, for `items` jobs of
