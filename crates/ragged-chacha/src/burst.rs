@@ -1553,8 +1553,11 @@ impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
         let items = self.items.as_slice();
         // Fewer items than one and a half sets cannot fill two, and one-block items
         // keep one set (a second measured slower for them): no count then.
-        if 2 * items.len() < 3 * lanes || self.limit < 2 {
+        if 2 * items.len() < 3 * lanes {
             return false;
+        }
+        if self.limit == 1 {
+            return true;
         }
         let limit = self.limit;
         let (blocks, longest) = items
@@ -1569,7 +1572,9 @@ impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
 /// The keystream XOR of every item (after checking them all).
 fn xor_items<V: Variant>(route: Route, items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
     let end = V::BLOCKS * 64;
+    let mut longest = 0;
     for (index, item) in items.iter().enumerate() {
+        longest = longest.max(item.buf.len());
         let start = u128::from(item.counter.into()) * 64;
         let requested = item.buf.len() as u128;
         // A counter of the variant's width is at most the end, so this cannot wrap.
@@ -1607,6 +1612,10 @@ fn xor_items<V: Variant>(route: Route, items: &mut [XorItem<'_, V>]) -> Result<(
         // each job is in place over its own item's buffer, all disjoint; the check
         // above keeps every block of every item within its counter's range.
         unsafe { run_jobs(backend, &mut jobs, V::ROUNDS / 2) };
+        if in_lanes(limit, longest) {
+            // Every item went through the lanes.
+            return Ok(());
+        }
     }
     for item in items.iter_mut() {
         // Done in the lanes, or nothing to do.

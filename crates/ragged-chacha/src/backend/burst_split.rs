@@ -54,12 +54,12 @@ pub(crate) fn lane_width(backend: Backend) -> usize {
 }
 
 /// The most blocks any kind of burst lets an item take the lanes with.
-const MOST_BLOCKS: usize = 64;
+const MOST_BLOCKS: usize = 32;
 
 /// What a kind of burst costs on each path, in blocks.
 #[derive(Clone, Copy)]
 pub(crate) struct Costs {
-    /// Items of more message blocks than this (at most 64) take the single path
+    /// Items of more message blocks than this (at most 32) take the single path
     /// whatever the others: its own batches are as full as the lanes', and a lane's
     /// write costs a little more per block than a full batch's.
     pub(crate) most: usize,
@@ -96,11 +96,14 @@ pub(crate) fn lane_limit(
     blocks: impl Iterator<Item = usize>,
 ) -> Option<usize> {
     // Items by message blocks, and the range of block counts present.
-    let mut count = [0usize; MOST_BLOCKS + 1];
+    // 32-bit counts, saturating (a burst of 2^32 items of one length is priced as one
+    // of 2^32 - 1): few enough bytes to clear on every call for the compiler to store
+    // them in line (64-bit counts of up to 64 blocks were a `memset` call).
+    let mut count = [0u32; MOST_BLOCKS + 1];
     let (mut least, mut most) = (MOST_BLOCKS, 0);
     for b in blocks {
         if b <= costs.most.min(MOST_BLOCKS) {
-            count[b] += 1;
+            count[b] = count[b].saturating_add(1);
             (least, most) = (least.min(b), most.max(b));
         }
     }
@@ -111,6 +114,7 @@ pub(crate) fn lane_limit(
         if n == 0 {
             continue;
         }
+        let n = n as usize;
         items += n;
         total += n * (limit + costs.key_blocks);
         message += n * limit;
@@ -207,7 +211,7 @@ mod tests {
     use super::*;
 
     const XOR: Costs = Costs {
-        most: 64,
+        most: 32,
         key_blocks: 0,
         fixed: 5,
         fewest: 3,
@@ -236,7 +240,7 @@ mod tests {
         // Sixteen of them fill them all.
         assert_eq!(lane_limit(16, 1, XOR, [23; 16].into_iter()), Some(23));
         // Longer than `most`: never.
-        assert_eq!(lane_limit(16, 1, XOR, [65; 64].into_iter()), None);
+        assert_eq!(lane_limit(16, 1, XOR, [33; 64].into_iter()), None);
         let short = Costs { most: 16, ..XOR };
         assert_eq!(lane_limit(16, 1, short, [17; 64].into_iter()), None);
         assert_eq!(lane_limit(16, 1, short, [16; 64].into_iter()), Some(16));
