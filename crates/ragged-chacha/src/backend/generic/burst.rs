@@ -36,6 +36,7 @@ use super::lanes::Lanes;
 use super::rounds::rounds;
 #[cfg(doc)]
 use crate::backend::burst_split::{lane_sets, two_sets_pay};
+use crate::state::SIGMA;
 use crate::wipe::wipe;
 
 /// One message of a burst for the kernel: `len` bytes from `input` XORed with the
@@ -209,6 +210,7 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
                         break;
                     };
                     if job.len != 0 || !job.key.is_null() {
+                        debug_assert_eq!(blocks[s].0[l][..4], SIGMA, "a state's constants");
                         debug_assert!(
                             !J::PAIRED
                                 || u64::from(job.counter as u32)
@@ -285,6 +287,11 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
                     rows[s] = V::untranspose(loaded!(
                         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
                     ));
+                    // Every lane's first four words are the constants: their rows are
+                    // splats, so the shuffles that only fed them fall away.
+                    for (row, word) in rows[s].iter_mut().zip(SIGMA) {
+                        *row = V::splat(word);
+                    }
                     rebuild[s] = false;
                 } else {
                     rows[s][12] = rows[s][12].add(step);
