@@ -472,11 +472,20 @@ const AEAD_OPEN_COSTS_ZEN5: Costs = Costs {
     ..AEAD_COSTS_ZEN5
 };
 
+/// A seal on Zen 5: items of up to 17 message blocks (1088 bytes) take the lanes; the
+/// longer ones are sealed with their keystream alone where there are enough of them
+/// ([`keystream_alone_from`]), which from 18 blocks beat the lanes (figures in
+/// `docs/tuning.md`).
+const AEAD_SEAL_COSTS_ZEN5: Costs = Costs {
+    most: 17,
+    ..AEAD_COSTS_ZEN5
+};
+
 /// The AEAD's costs on this core, for a seal or (`open`) an opening.
 #[inline(always)]
 fn aead_costs(open: bool) -> Costs {
     match (Core::this(), open) {
-        (Core::Zen5, false) => AEAD_COSTS_ZEN5,
+        (Core::Zen5, false) => AEAD_SEAL_COSTS_ZEN5,
         (Core::Zen5, true) => AEAD_OPEN_COSTS_ZEN5,
         _ => AEAD_COSTS,
     }
@@ -872,53 +881,79 @@ fn seal_items<V: AeadVariant>(
     key: Option<&[u8; 32]>,
     items: &mut [impl AeadItem<V>],
 ) -> Result<(), Error> {
+    seal_items_split(
+        route,
+        mac_route,
+        key,
+        items,
+        keystream_alone_from(mac_route),
+    )
+}
+
+/// [`seal_items`], with the items beyond a group's lane limit sealed with their
+/// keystream alone where at least `alone_from` of them ([`keystream_alone_from`]; a
+/// parameter so that the tests run that plan on every backend and core).
+fn seal_items_split<V: AeadVariant>(
+    route: Route,
+    mac_route: MacRoute,
+    key: Option<&[u8; 32]>,
+    items: &mut [impl AeadItem<V>],
+    alone_from: Option<usize>,
+) -> Result<(), Error> {
     check_aead_items(items)?;
     for group in items.chunks_mut(GROUP) {
-        let Some(limit) = aead_limit(route, group, false) else {
+        let limit = aead_limit(route, group, false);
+        let in_lanes_of = |len| limit.is_some_and(|limit| in_lanes(limit, len));
+        let lanes = limit.map(|limit| (limit, lane_items(group, limit)));
+        let beyond = group.len() - lanes.map_or(0, |(_, lane_items)| lane_items.count);
+        let alone = alone_from.is_some_and(|fewest| beyond >= fewest);
+        if limit.is_none() && !alone {
             for item in group.iter_mut() {
                 let state = item_state(&*item, key);
                 let (_, aad, buf, tag) = item.parts();
                 *tag = crate::aead::seal_checked(route, mac_route, &state, aad, buf);
             }
             continue;
-        };
-        let lane_items = lane_items(group, limit);
-        let (lanes, longest) = (lane_items.count, lane_items.longest);
-        let backend = route.backend();
-        let paired = pairs(backend, lanes, longest + 1);
-        let halves = !paired && in_halves(backend, aead_costs(false), lane_items, HALVES_FROM);
-        let fused = paired || (lanes >= backend.lane_width() && !halves);
-        // Not initialised: the kernel writes the key block of every lane item, and
-        // only those are read (and wiped).
+        }
+        // Not initialised: the kernel writes the key block of every lane item, the
+        // single path that of every item sealed alone, and only those are read (and
+        // wiped).
         let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
         let keys = keys.as_mut_ptr().cast::<[u8; 64]>();
-        let mut jobs = SealJobs {
-            items: &mut *group,
-            key,
-            limit,
-            fused,
-            halves,
-            lane_items,
-            keys,
-            next: 0,
-            message: None,
-            pending: 0,
-            words: [0; 16],
-            variant: core::marker::PhantomData,
+        if let Some((limit, lane_items)) = lanes {
+            // SAFETY: `keys` has a row for each of the group's `GROUP` or fewer items.
+            unsafe { seal_lane_items(route, key, &mut *group, limit, lane_items, keys) };
+        }
+        if alone {
+            for (i, item) in group.iter_mut().enumerate() {
+                if !in_lanes_of(item.len()) {
+                    let state = item_state(&*item, key);
+                    let (_, _, buf, _) = item.parts();
+                    let (ptr, len) = (buf.as_mut_ptr(), buf.len());
+                    // SAFETY: `i < GROUP`: a row of `keys`.
+                    let mut catch = KeyBlock(unsafe { keys.add(i) });
+                    // SAFETY: in place over the item's buffer; the backend is available
+                    // (every route a burst holds was checked); the length check keeps
+                    // the message within blocks 1..2^32.
+                    unsafe { route.seal(&state, ptr, ptr, len, &mut catch) };
+                }
+            }
+        }
+        // The items whose tags the MAC's lanes compute: the lane items, and with
+        // `alone` every item.
+        let mac_limit = if alone {
+            usize::MAX
+        } else {
+            limit.unwrap_or(0)
         };
-        // SAFETY: the backend is available (every `Backend` here was checked); each
-        // job is in place over its own item's buffer or key block, all disjoint; the
-        // length check keeps every message within blocks 1..2^32.
-        unsafe { run_jobs_or_paired(route.backend(), &mut jobs, paired, V::ROUNDS / 2) };
-        drop(jobs);
         let mut tags = core::mem::MaybeUninit::uninit();
-        // SAFETY: the kernel wrote the key block of every item in the lanes.
-        let tags = unsafe { mac_tags(mac_route, group, limit, keys, &mut tags) };
+        // SAFETY: the key block of every item within `mac_limit` was written above.
+        let tags = unsafe { mac_tags(mac_route, group, mac_limit, keys, &mut tags) };
         // SAFETY: as above.
-        unsafe { wipe_lane_rows(group, limit, keys) };
+        unsafe { wipe_lane_rows(group, mac_limit, keys) };
         let mut computed = tags.iter();
         for item in group.iter_mut() {
-            if in_lanes(limit, item.len()) {
+            if in_lanes(mac_limit, item.len()) {
                 *item.parts().3 = *computed.next().expect("a tag for every lane item");
             } else {
                 let state = item_state(&*item, key);
@@ -929,6 +964,74 @@ fn seal_items<V: AeadVariant>(
         tags.iter_mut().for_each(wipe);
     }
     Ok(())
+}
+
+/// The keystream of a sealing group's items within `limit` (`lane_items`) through the
+/// lanes, each item's key block into its row of `keys`.
+///
+/// # Safety
+/// `route`'s backend is available; the group's items passed [`check_aead_items`];
+/// `keys` points at a writable row for each of the group's items.
+unsafe fn seal_lane_items<V: AeadVariant>(
+    route: Route,
+    key: Option<&[u8; 32]>,
+    group: &mut [impl AeadItem<V>],
+    limit: usize,
+    lane_items: LaneItems,
+    keys: *mut [u8; 64],
+) {
+    let (lanes, longest) = (lane_items.count, lane_items.longest);
+    let backend = route.backend();
+    let paired = pairs(backend, lanes, longest + 1);
+    let halves = !paired && in_halves(backend, aead_costs(false), lane_items, HALVES_FROM);
+    let fused = paired || (lanes >= backend.lane_width() && !halves);
+    let mut jobs = SealJobs {
+        items: group,
+        key,
+        limit,
+        fused,
+        halves,
+        lane_items,
+        keys,
+        next: 0,
+        message: None,
+        pending: 0,
+        words: [0; 16],
+        variant: core::marker::PhantomData,
+    };
+    // SAFETY: the backend is available (the caller's); each job is in place over its
+    // own item's buffer or key block, all disjoint; the length check keeps every
+    // message within blocks 1..2^32.
+    unsafe { run_jobs_or_paired(backend, &mut jobs, paired, V::ROUNDS / 2) };
+}
+
+/// The fewest items of a sealing group beyond its lane limit that are sealed with
+/// their keystream alone on the single path (catching each one-time key: [`KeyBlock`])
+/// and their tags from the MAC's lanes with the lane items' (the MAC's own pass, one
+/// message a vector lane), rather than each by the single seal with its MAC
+/// interleaved; `None` where that was not measured faster. On Zen 5 with the IFMA
+/// lanes: eight, one lockstep set of them (fewer ran slower; figures in
+/// `docs/tuning.md`).
+fn keystream_alone_from(mac_route: MacRoute) -> Option<usize> {
+    (Core::this() == Core::Zen5 && mac_route.backend() == Poly1305Backend::Avx512Ifma).then_some(8)
+}
+
+/// A MAC that only keeps the one-time key: the single path's seal with it is the
+/// keystream alone, block 0 written to the row it points at.
+struct KeyBlock(*mut [u8; 64]);
+
+impl crate::backend::generic::Absorb for KeyBlock {
+    #[inline(always)]
+    fn key(&mut self, block0: &[u8; 64]) {
+        // SAFETY: the row is writable (where `KeyBlock` is made).
+        unsafe { self.0.write(*block0) };
+    }
+
+    #[inline(always)]
+    fn absorb(&mut self, _blocks: &[u8]) {}
+
+    #[inline(always)]
+    fn absorb_scalar(&mut self, _blocks: &[u8]) {}
 }
 
 /// The AEAD tags of the items of `group` that go through the lanes, in their order in
@@ -1637,6 +1740,94 @@ mod tests {
     use super::*;
     use crate::variant::Ietf;
     use std::vec::Vec;
+
+    /// Items sealed with their keystream alone and their tags from the MAC's lanes (on
+    /// Zen 5 with IFMA, groups of at least eight long items) match RustCrypto on every
+    /// backend and MAC backend this CPU has, whatever the core: alone from one item up,
+    /// beside lane items or with none (a pinned portable route has no lanes), with and
+    /// without AAD, empty messages, and per-item keys.
+    #[test]
+    fn keystream_alone_seals_match_rustcrypto() {
+        use chacha20poly1305::aead::{AeadInOut, KeyInit};
+        const LENS: [usize; 12] = [1420, 0, 64, 1500, 1152, 1, 4096, 63, 1088, 2000, 576, 1419];
+        let key = [0x42u8; 32];
+        let item_key = |i: usize| [i as u8 ^ 0x17; 32];
+        let nonce = |i: usize| [i as u8; 12];
+        let aad = |i: usize| -> Vec<u8> { (0..(i * 5) % 23).map(|j| j as u8).collect() };
+        let message = |i: usize| -> Vec<u8> {
+            (0..LENS[i % LENS.len()])
+                .map(|j| (j * 31 + i) as u8)
+                .collect()
+        };
+        for backend in Backend::available() {
+            for mac_backend in Poly1305Backend::available() {
+                let (route, mac_route) = (Route::pinned(backend), MacRoute::pinned(mac_backend));
+                for (count, alone_from, keyed) in
+                    [(12, 1, false), (20, 1, true), (9, 3, false), (2, 1, true)]
+                {
+                    let aads: Vec<Vec<u8>> = (0..count).map(aad).collect();
+                    let keys: Vec<[u8; 32]> = (0..count).map(item_key).collect();
+                    let mut bufs: Vec<Vec<u8>> = (0..count).map(message).collect();
+                    let mut items: Vec<SealItem<'_, Ietf<20>>> = bufs
+                        .iter_mut()
+                        .zip(&aads)
+                        .enumerate()
+                        .map(|(i, (buf, aad))| SealItem::new(nonce(i), aad, buf))
+                        .collect();
+                    let mut keyed_items: Vec<Keyed<'_, SealItem<'_, Ietf<20>>>>;
+                    if keyed {
+                        keyed_items = items
+                            .drain(..)
+                            .zip(&keys)
+                            .map(|(item, key)| Keyed::new(key, item))
+                            .collect();
+                        seal_items_split(
+                            route,
+                            mac_route,
+                            None,
+                            &mut keyed_items,
+                            Some(alone_from),
+                        )
+                        .unwrap();
+                    } else {
+                        keyed_items = Vec::new();
+                        seal_items_split(
+                            route,
+                            mac_route,
+                            Some(&key),
+                            &mut items,
+                            Some(alone_from),
+                        )
+                        .unwrap();
+                    }
+                    let tags: Vec<[u8; 16]> = if keyed {
+                        keyed_items.iter().map(|k| *k.view().3).collect()
+                    } else {
+                        items.iter().map(|item| item.tag).collect()
+                    };
+                    drop(keyed_items);
+                    drop(items);
+                    for (i, (buf, tag)) in bufs.iter().zip(&tags).enumerate() {
+                        let k = if keyed { keys[i] } else { key };
+                        let cipher = chacha20poly1305::ChaCha20Poly1305::new(&k.into());
+                        let mut expected = message(i);
+                        let expected_tag = cipher
+                            .encrypt_inout_detached(
+                                &nonce(i).into(),
+                                &aads[i],
+                                expected.as_mut_slice().into(),
+                            )
+                            .unwrap();
+                        assert_eq!(
+                            buf, &expected,
+                            "{backend:?}/{mac_backend:?} item {i} of {count}"
+                        );
+                        assert_eq!(tag, &<[u8; 16]>::from(expected_tag), "{backend:?} tag {i}");
+                    }
+                }
+            }
+        }
+    }
 
     /// Paired sets (on Zen 5, the plan of a group that fits one set) give every job its
     /// own keystream on each 16-lane backend this CPU has, whatever the core (the
