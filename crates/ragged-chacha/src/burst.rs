@@ -444,7 +444,7 @@ const GROUP: usize = 64;
 /// than six items do not repay the group's setup and the MAC's (timed in the commit
 /// that set them; figures in `docs/tuning.md`).
 const AEAD_COSTS: Costs = Costs {
-    most: 24,
+    most: 18,
     key_blocks: 1,
     fixed: 6,
     fewest: 6,
@@ -465,17 +465,19 @@ const AEAD_COSTS_ZEN5: Costs = Costs {
 
 /// The same for an opening on Zen 5, whose tags come before its messages (a key pass of
 /// its own, the MAC reading the message before the lanes do), so its lanes cost more a
-/// message block than a seal's (fitted in the commit that set it; figures in
-/// `docs/tuning.md`).
+/// message block than a seal's (fitted in the commit that set it); items of more than
+/// 18 blocks are opened with their keystream alone where there are enough of them
+/// (figures in `docs/tuning.md`).
 const AEAD_OPEN_COSTS_ZEN5: Costs = Costs {
+    most: 18,
     lane_mac_hundredths: 45,
     ..AEAD_COSTS_ZEN5
 };
 
 /// A seal on Zen 5: items of up to 17 message blocks (1088 bytes) take the lanes; the
 /// longer ones are sealed with their keystream alone where there are enough of them
-/// ([`keystream_alone_from`]), which from 18 blocks beat the lanes (figures in
-/// `docs/tuning.md`).
+/// ([`keystream_alone_from`]), which from 18 blocks beat the lanes (an opening's from
+/// 19: [`AEAD_OPEN_COSTS_ZEN5`]; figures in `docs/tuning.md`).
 const AEAD_SEAL_COSTS_ZEN5: Costs = Costs {
     most: 17,
     ..AEAD_COSTS_ZEN5
@@ -886,7 +888,7 @@ fn seal_items<V: AeadVariant>(
         mac_route,
         key,
         items,
-        keystream_alone_from(mac_route),
+        keystream_alone_from(mac_route, false),
     )
 }
 
@@ -1005,15 +1007,17 @@ unsafe fn seal_lane_items<V: AeadVariant>(
     unsafe { run_jobs_or_paired(backend, &mut jobs, paired, V::ROUNDS / 2) };
 }
 
-/// The fewest items of a sealing group beyond its lane limit that are sealed with
-/// their keystream alone on the single path (catching each one-time key: [`KeyBlock`])
-/// and their tags from the MAC's lanes with the lane items' (the MAC's own pass, one
-/// message a vector lane), rather than each by the single seal with its MAC
-/// interleaved; `None` where that was not measured faster. On Zen 5 with the IFMA
-/// lanes: eight, one lockstep set of them (fewer ran slower; figures in
-/// `docs/tuning.md`).
-fn keystream_alone_from(mac_route: MacRoute) -> Option<usize> {
-    (Core::this() == Core::Zen5 && mac_route.backend() == Poly1305Backend::Avx512Ifma).then_some(8)
+/// The fewest items of a group beyond its lane limit that are sealed or (`open`)
+/// opened with their keystream alone on the single path (a seal catching each one-time
+/// key: [`KeyBlock`]; an opening's key blocks from its key pass) and their tags from
+/// the MAC's lanes with the lane items' (the MAC's own pass, one message a vector
+/// lane), rather than each by the single seal or open with its MAC interleaved; `None`
+/// where that was not measured faster. On Zen 5 with the IFMA lanes: eight for a seal
+/// (one lockstep set of them), twelve for an opening, which pays for a key pass too
+/// (fewer ran slower; figures in `docs/tuning.md`).
+fn keystream_alone_from(mac_route: MacRoute, open: bool) -> Option<usize> {
+    (Core::this() == Core::Zen5 && mac_route.backend() == Poly1305Backend::Avx512Ifma)
+        .then_some(if open { 12 } else { 8 })
 }
 
 /// A MAC that only keeps the one-time key: the single path's seal with it is the
@@ -1434,8 +1438,11 @@ struct OpenPasses {
 /// lane item (with [`OpenPasses::first_blocks`], and their one block of keystream);
 /// all their tags, compared; then the messages of the items that matched (or their
 /// block of keystream XORed in). The failed items are zeroed; the rest of the group
-/// opens on the single path. Returns `Err` if any item failed.
-fn open_in_passes<V: AeadVariant>(
+/// opens on the single path; with `ALONE`, only its keystream ([`keystream_alone_from`]):
+/// the key blocks and tags of every item of the group come from the passes. A constant,
+/// so that the plan without it compiles as it did before it (the short openings ran
+/// slower with it a run-time choice). Returns `Err` if any item failed.
+fn open_in_passes<V: AeadVariant, const ALONE: bool>(
     route: Route,
     mac_route: MacRoute,
     key: Option<&[u8; 32]>,
@@ -1455,8 +1462,10 @@ fn open_in_passes<V: AeadVariant>(
     } else {
         core::ptr::null_mut()
     };
-    debug_assert!(!passes.first_blocks || limit <= 1);
+    debug_assert!(!passes.first_blocks || (limit <= 1 && !ALONE));
     let messages = !passes.first_blocks;
+    // The items whose key blocks and tags the passes compute.
+    let mac_limit = if ALONE { usize::MAX } else { limit };
     let mut states = core::mem::MaybeUninit::<States>::uninit();
     let keep_states = !<V as Sealed>::CHEAP_WORDS && messages;
     let states = if keep_states {
@@ -1467,7 +1476,7 @@ fn open_in_passes<V: AeadVariant>(
     let mut jobs = KeyJobs {
         items: &*group,
         key,
-        limit,
+        limit: mac_limit,
         keys,
         stream,
         states,
@@ -1480,10 +1489,10 @@ fn open_in_passes<V: AeadVariant>(
     unsafe { run_jobs_or_paired(backend, &mut jobs, passes.keys_paired, V::ROUNDS / 2) };
     let mut tags = core::mem::MaybeUninit::uninit();
     // SAFETY: the key pass wrote the key block of every lane item.
-    let tags = unsafe { mac_tags(mac_route, group, limit, keys, &mut tags) };
+    let tags = unsafe { mac_tags(mac_route, group, mac_limit, keys, &mut tags) };
     // SAFETY: as above.
-    unsafe { wipe_lane_rows(group, limit, keys) };
-    lane_verdicts(group, limit, tags, verdicts);
+    unsafe { wipe_lane_rows(group, mac_limit, keys) };
+    lane_verdicts(group, mac_limit, tags, verdicts);
     tags.iter_mut().for_each(wipe);
     if passes.first_blocks {
         // SAFETY: the key pass wrote block 1 of every lane item; `KeyBlocks` rows are
@@ -1508,12 +1517,20 @@ fn open_in_passes<V: AeadVariant>(
         unsafe { run_jobs_or_paired(backend, &mut jobs, passes.paired, V::ROUNDS / 2) };
     }
     if keep_states {
-        // SAFETY: the key pass wrote the states of the lane items.
-        unsafe { wipe_lane_rows(group, limit, states) };
+        // SAFETY: the key pass wrote the states of the items within `mac_limit`.
+        unsafe { wipe_lane_rows(group, mac_limit, states) };
     }
     let mut all = Ok(());
     for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
-        if !in_lanes(limit, item.len()) {
+        if ALONE && !in_lanes(limit, item.len()) && verdict.is_ok() {
+            let state = item_state(&*item, key);
+            let (_, _, buf, _) = item.parts();
+            let (ptr, len) = (buf.as_mut_ptr(), buf.len());
+            // SAFETY: in place over the item's buffer; the backend is available (every
+            // route a burst holds was checked); the length check keeps the message
+            // within blocks 1..2^32.
+            unsafe { route.xor_keystream(&state, 1, ptr, ptr, len) };
+        } else if !in_lanes(limit, item.len()) {
             *verdict = open_single(route, mac_route, key, item);
         }
         if verdict.is_err() {
@@ -1553,19 +1570,69 @@ fn open_items<V: AeadVariant>(
         });
     }
     check_aead_items(items)?;
+    let alone_from = keystream_alone_from(mac_route, true);
+    open_checked_items(route, mac_route, key, items, verdicts, alone_from)
+}
+
+/// [`open_items`] after its checks, with [`open_group`]'s `alone_from`.
+#[inline(always)]
+fn open_checked_items<V: AeadVariant>(
+    route: Route,
+    mac_route: MacRoute,
+    key: Option<&[u8; 32]>,
+    items: &mut [impl AeadItem<V>],
+    verdicts: &mut [Result<(), Error>],
+    alone_from: Option<usize>,
+) -> Result<(), Error> {
     let mut all = Ok(());
     for (group, verdicts) in items.chunks_mut(GROUP).zip(verdicts.chunks_mut(GROUP)) {
-        let Some(limit) = aead_limit(route, group, true) else {
+        if open_group(route, mac_route, key, group, verdicts, alone_from).is_err() {
+            all = Err(Error::AuthenticationFailed);
+        }
+    }
+    all
+}
+
+/// The AEAD open of one group of a burst ([`open_items`]), with the items beyond its
+/// lane limit opened with their keystream alone where at least `alone_from` of them
+/// ([`keystream_alone_from`]; a parameter so that the tests run that plan on every
+/// backend and core). Returns `Err` if any item failed.
+// In line: as a function of its own, short openings ran 10% slower (16 x 64 B).
+#[inline(always)]
+fn open_group<V: AeadVariant>(
+    route: Route,
+    mac_route: MacRoute,
+    key: Option<&[u8; 32]>,
+    group: &mut [impl AeadItem<V>],
+    verdicts: &mut [Result<(), Error>],
+    alone_from: Option<usize>,
+) -> Result<(), Error> {
+    let limit = aead_limit(route, group, true);
+    let lanes = limit.map(|limit| (limit, lane_items(group, limit)));
+    let beyond = group.len() - lanes.map_or(0, |(_, lane_items)| lane_items.count);
+    if alone_from.is_some_and(|fewest| beyond >= fewest) {
+        let passes = OpenPasses {
+            first_blocks: false,
+            keys_paired: false,
+            halves: false,
+            paired: false,
+        };
+        // No limit: the empty items alone (nothing in their messages).
+        let limit = limit.unwrap_or(0);
+        return open_in_passes::<V, true>(route, mac_route, key, group, verdicts, limit, passes);
+    }
+    {
+        let mut all = Ok(());
+        let Some((limit, lane_group)) = lanes else {
             for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
                 *verdict = open_single(route, mac_route, key, item);
                 if verdict.is_err() {
                     all = Err(Error::AuthenticationFailed);
                 }
             }
-            continue;
+            return all;
         };
         let backend = route.backend();
-        let lane_group = lane_items(group, limit);
         let short = short_opens(backend, limit, lane_group.count);
         // Halves that fit one set of lanes pay from a seal's length; so do those of
         // more items of one length than a set holds whose whole jobs would not take
@@ -1612,7 +1679,7 @@ fn open_items<V: AeadVariant>(
                     all = Err(Error::AuthenticationFailed);
                 }
             }
-            continue;
+            return all;
         }
         // Else (items of one block, items split in halves, or waves that would wait
         // on each other) in passes.
@@ -1623,11 +1690,8 @@ fn open_items<V: AeadVariant>(
             halves,
             paired,
         };
-        if open_in_passes(route, mac_route, key, group, verdicts, limit, passes).is_err() {
-            all = Err(Error::AuthenticationFailed);
-        }
+        open_in_passes::<V, false>(route, mac_route, key, group, verdicts, limit, passes)
     }
-    all
 }
 
 /// The jobs of a keystream burst: every item within the burst's lane limit.
@@ -1740,6 +1804,104 @@ mod tests {
     use super::*;
     use crate::variant::Ietf;
     use std::vec::Vec;
+
+    /// Items opened with their keystream alone after their tags from the MAC's lanes (on
+    /// Zen 5 with IFMA, groups of at least twelve long items) give what RustCrypto
+    /// gives on every backend and MAC backend this CPU has, whatever the core: forged
+    /// items refused and zeroed, the others released, beside lane items or with none,
+    /// per-item keys or one key.
+    #[test]
+    fn keystream_alone_opens_match_rustcrypto() {
+        use chacha20poly1305::aead::{AeadInOut, KeyInit};
+        const LENS: [usize; 12] = [1420, 0, 64, 1500, 1152, 1, 4096, 63, 1088, 2000, 576, 1419];
+        let key = [0x24u8; 32];
+        let item_key = |i: usize| [i as u8 ^ 0x71; 32];
+        let nonce = |i: usize| [i as u8 ^ 3; 12];
+        let aad = |i: usize| -> Vec<u8> { (0..(i * 7) % 19).map(|j| j as u8).collect() };
+        let message = |i: usize| -> Vec<u8> {
+            (0..LENS[i % LENS.len()])
+                .map(|j| (j * 13 + i) as u8)
+                .collect()
+        };
+        for backend in Backend::available() {
+            for mac_backend in Poly1305Backend::available() {
+                let (route, mac_route) = (Route::pinned(backend), MacRoute::pinned(mac_backend));
+                for (count, alone_from, keyed, forged) in [
+                    (12, 1, false, &[][..]),
+                    (20, 1, true, &[0, 3, 6][..]),
+                    (9, 3, false, &[1, 8][..]),
+                    (2, 1, true, &[1][..]),
+                ] {
+                    let aads: Vec<Vec<u8>> = (0..count).map(aad).collect();
+                    let keys: Vec<[u8; 32]> = (0..count).map(item_key).collect();
+                    let key_of = |i: usize| if keyed { keys[i] } else { key };
+                    let mut bufs: Vec<Vec<u8>> = (0..count).map(message).collect();
+                    let mut tags = Vec::new();
+                    for (i, buf) in bufs.iter_mut().enumerate() {
+                        let cipher = chacha20poly1305::ChaCha20Poly1305::new(&key_of(i).into());
+                        let tag = cipher
+                            .encrypt_inout_detached(
+                                &nonce(i).into(),
+                                &aads[i],
+                                buf.as_mut_slice().into(),
+                            )
+                            .unwrap();
+                        let mut tag = <[u8; 16]>::from(tag);
+                        if forged.contains(&i) {
+                            tag[i % 16] ^= 1;
+                        }
+                        tags.push(tag);
+                    }
+                    let mut verdicts = std::vec![Ok(()); count];
+                    let mut items: Vec<OpenItem<'_, Ietf<20>>> = bufs
+                        .iter_mut()
+                        .zip(&aads)
+                        .enumerate()
+                        .map(|(i, (buf, aad))| OpenItem::new(nonce(i), aad, buf, tags[i]))
+                        .collect();
+                    let all = if keyed {
+                        let mut keyed_items: Vec<Keyed<'_, OpenItem<'_, Ietf<20>>>> = items
+                            .drain(..)
+                            .zip(&keys)
+                            .map(|(item, key)| Keyed::new(key, item))
+                            .collect();
+                        open_checked_items(
+                            route,
+                            mac_route,
+                            None,
+                            &mut keyed_items,
+                            &mut verdicts,
+                            Some(alone_from),
+                        )
+                    } else {
+                        open_checked_items(
+                            route,
+                            mac_route,
+                            Some(&key),
+                            &mut items,
+                            &mut verdicts,
+                            Some(alone_from),
+                        )
+                    };
+                    drop(items);
+                    assert_eq!(
+                        all.is_err(),
+                        !forged.is_empty(),
+                        "{backend:?}/{mac_backend:?}"
+                    );
+                    for (i, (buf, verdict)) in bufs.iter().zip(&verdicts).enumerate() {
+                        if forged.contains(&i) {
+                            assert_eq!(verdict, &Err(Error::AuthenticationFailed), "item {i}");
+                            assert!(buf.iter().all(|&b| b == 0), "forged item {i} zeroed");
+                        } else {
+                            assert_eq!(verdict, &Ok(()), "{backend:?}/{mac_backend:?} item {i}");
+                            assert_eq!(buf, &message(i), "{backend:?}/{mac_backend:?} item {i}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Items sealed with their keystream alone and their tags from the MAC's lanes (on
     /// Zen 5 with IFMA, groups of at least eight long items) match RustCrypto on every
