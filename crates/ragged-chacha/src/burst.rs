@@ -1597,7 +1597,7 @@ fn open_checked_items<V: AeadVariant>(
 /// lane limit opened with their keystream alone where at least `alone_from` of them
 /// ([`keystream_alone_from`]; a parameter so that the tests run that plan on every
 /// backend and core). Returns `Err` if any item failed.
-// In line: as a function of its own, short openings ran 10% slower (16 x 64 B).
+// In line: as a function of its own, short openings ran slower (`docs/tuning.md`).
 #[inline(always)]
 fn open_group<V: AeadVariant>(
     route: Route,
