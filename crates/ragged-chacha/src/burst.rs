@@ -444,7 +444,7 @@ const GROUP: usize = 64;
 /// than six items do not repay the group's setup and the MAC's (timed in the commit
 /// that set them; figures in `docs/tuning.md`).
 const AEAD_COSTS: Costs = Costs {
-    most: 18,
+    most: 24,
     key_blocks: 1,
     fixed: 6,
     fewest: 6,
@@ -465,21 +465,10 @@ const AEAD_COSTS_ZEN5: Costs = Costs {
 
 /// The same for an opening on Zen 5, whose tags come before its messages (a key pass of
 /// its own, the MAC reading the message before the lanes do), so its lanes cost more a
-/// message block than a seal's (fitted in the commit that set it); items of more than
-/// 18 blocks are opened with their keystream alone where there are enough of them
-/// (figures in `docs/tuning.md`).
+/// message block than a seal's (fitted in the commit that set it; figures in
+/// `docs/tuning.md`).
 const AEAD_OPEN_COSTS_ZEN5: Costs = Costs {
-    most: 18,
     lane_mac_hundredths: 45,
-    ..AEAD_COSTS_ZEN5
-};
-
-/// A seal on Zen 5: items of up to 17 message blocks (1088 bytes) take the lanes; the
-/// longer ones are sealed with their keystream alone where there are enough of them
-/// ([`keystream_alone_from`]), which from 18 blocks beat the lanes (an opening's from
-/// 19: [`AEAD_OPEN_COSTS_ZEN5`]; figures in `docs/tuning.md`).
-const AEAD_SEAL_COSTS_ZEN5: Costs = Costs {
-    most: 17,
     ..AEAD_COSTS_ZEN5
 };
 
@@ -487,7 +476,7 @@ const AEAD_SEAL_COSTS_ZEN5: Costs = Costs {
 #[inline(always)]
 fn aead_costs(open: bool) -> Costs {
     match (Core::this(), open) {
-        (Core::Zen5, false) => AEAD_SEAL_COSTS_ZEN5,
+        (Core::Zen5, false) => AEAD_COSTS_ZEN5,
         (Core::Zen5, true) => AEAD_OPEN_COSTS_ZEN5,
         _ => AEAD_COSTS,
     }
@@ -506,13 +495,14 @@ const XOR_COSTS: Costs = Costs {
 };
 
 /// The most message blocks (64 bytes each, rounded up) of an AEAD item the lanes take in
-/// this group, sealing or (`open`) opening; `None`: the whole group takes the single
-/// path.
+/// this group, sealing or (`open`) opening, with the keystream-alone plan's reach where
+/// it applies (`alone`); `None`: the whole group takes the single path.
 #[inline(always)]
 fn aead_limit<V: AeadVariant>(
     route: Route,
     group: &[impl AeadItem<V>],
     open: bool,
+    alone: Option<Alone>,
 ) -> Option<usize> {
     let backend = route.backend();
     if !backend.has_lane_bursts() {
@@ -520,7 +510,9 @@ fn aead_limit<V: AeadVariant>(
     }
     let blocks = group.iter().map(|item| item.len().div_ceil(64));
     let width = backend.lane_width();
-    lane_limit(width, lane_sets(width), aead_costs(open), blocks)
+    let costs = aead_costs(open);
+    let most = alone.map_or(costs.most, |alone| costs.most.min(alone.lanes_most));
+    lane_limit(width, lane_sets(width), Costs { most, ..costs }, blocks)
 }
 
 /// Whether a group's lane items (the longest of at least `from` message blocks) split
@@ -888,27 +880,27 @@ fn seal_items<V: AeadVariant>(
         mac_route,
         key,
         items,
-        keystream_alone_from(mac_route, false),
+        keystream_alone(mac_route, false),
     )
 }
 
 /// [`seal_items`], with the items beyond a group's lane limit sealed with their
-/// keystream alone where at least `alone_from` of them ([`keystream_alone_from`]; a
+/// keystream alone as `alone` has it ([`keystream_alone`]; a
 /// parameter so that the tests run that plan on every backend and core).
 fn seal_items_split<V: AeadVariant>(
     route: Route,
     mac_route: MacRoute,
     key: Option<&[u8; 32]>,
     items: &mut [impl AeadItem<V>],
-    alone_from: Option<usize>,
+    alone_plan: Option<Alone>,
 ) -> Result<(), Error> {
     check_aead_items(items)?;
     for group in items.chunks_mut(GROUP) {
-        let limit = aead_limit(route, group, false);
+        let limit = aead_limit(route, group, false, alone_plan);
         let in_lanes_of = |len| limit.is_some_and(|limit| in_lanes(limit, len));
         let lanes = limit.map(|limit| (limit, lane_items(group, limit)));
         let beyond = group.len() - lanes.map_or(0, |(_, lane_items)| lane_items.count);
-        let alone = alone_from.is_some_and(|fewest| beyond >= fewest);
+        let alone = alone_plan.is_some_and(|plan| beyond >= plan.fewest);
         if limit.is_none() && !alone {
             for item in group.iter_mut() {
                 let state = item_state(&*item, key);
@@ -1007,17 +999,39 @@ unsafe fn seal_lane_items<V: AeadVariant>(
     unsafe { run_jobs_or_paired(backend, &mut jobs, paired, V::ROUNDS / 2) };
 }
 
-/// The fewest items of a group beyond its lane limit that are sealed or (`open`)
-/// opened with their keystream alone on the single path (a seal catching each one-time
-/// key: [`KeyBlock`]; an opening's key blocks from its key pass) and their tags from
-/// the MAC's lanes with the lane items' (the MAC's own pass, one message a vector
-/// lane), rather than each by the single seal or open with its MAC interleaved; `None`
-/// where that was not measured faster. On Zen 5 with the IFMA lanes: eight for a seal
-/// (one lockstep set of them), twelve for an opening, which pays for a key pass too
-/// (fewer ran slower; figures in `docs/tuning.md`).
-fn keystream_alone_from(mac_route: MacRoute, open: bool) -> Option<usize> {
-    (Core::this() == Core::Zen5 && mac_route.backend() == Poly1305Backend::Avx512Ifma)
-        .then_some(if open { 12 } else { 8 })
+/// Where a group's items beyond its lane limit are sealed or opened with their
+/// keystream alone on the single path (a seal catching each one-time key:
+/// [`KeyBlock`]; an opening's key blocks from its key pass) and their tags from the
+/// MAC's lanes with the lane items' (the MAC's own pass, one message a vector lane),
+/// rather than each by the single seal or open with its MAC interleaved.
+#[derive(Clone, Copy)]
+struct Alone {
+    /// The fewest such items that take the plan.
+    fewest: usize,
+    /// The most message blocks an item takes the lanes with where the plan applies:
+    /// longer items beat the lanes by it.
+    lanes_most: usize,
+}
+
+/// The keystream-alone plan ([`Alone`]) on this core with `mac_route`, for a seal or
+/// (`open`) an opening; `None` where it was not measured faster. On Zen 5 with the
+/// IFMA lanes: a seal from eight items (one lockstep set of the MAC's lanes) of more
+/// than 17 blocks, an opening, which pays for a key pass too, from twelve of more than
+/// 18 (fewer or shorter ran slower; figures in `docs/tuning.md`). With another MAC the
+/// lanes keep their whole reach.
+fn keystream_alone(mac_route: MacRoute, open: bool) -> Option<Alone> {
+    let ifma = mac_route.backend() == Poly1305Backend::Avx512Ifma;
+    (Core::this() == Core::Zen5 && ifma).then_some(if open {
+        Alone {
+            fewest: 12,
+            lanes_most: 18,
+        }
+    } else {
+        Alone {
+            fewest: 8,
+            lanes_most: 17,
+        }
+    })
 }
 
 /// A MAC that only keeps the one-time key: the single path's seal with it is the
@@ -1438,7 +1452,7 @@ struct OpenPasses {
 /// lane item (with [`OpenPasses::first_blocks`], and their one block of keystream);
 /// all their tags, compared; then the messages of the items that matched (or their
 /// block of keystream XORed in). The failed items are zeroed; the rest of the group
-/// opens on the single path; with `ALONE`, only its keystream ([`keystream_alone_from`]):
+/// opens on the single path; with `ALONE`, only its keystream ([`keystream_alone`]):
 /// the key blocks and tags of every item of the group come from the passes. A constant,
 /// so that the plan without it compiles as it did before it (the short openings ran
 /// slower with it a run-time choice). Returns `Err` if any item failed.
@@ -1570,11 +1584,11 @@ fn open_items<V: AeadVariant>(
         });
     }
     check_aead_items(items)?;
-    let alone_from = keystream_alone_from(mac_route, true);
-    open_checked_items(route, mac_route, key, items, verdicts, alone_from)
+    let alone = keystream_alone(mac_route, true);
+    open_checked_items(route, mac_route, key, items, verdicts, alone)
 }
 
-/// [`open_items`] after its checks, with [`open_group`]'s `alone_from`.
+/// [`open_items`] after its checks, with [`open_group`]'s `alone`.
 #[inline(always)]
 fn open_checked_items<V: AeadVariant>(
     route: Route,
@@ -1582,11 +1596,11 @@ fn open_checked_items<V: AeadVariant>(
     key: Option<&[u8; 32]>,
     items: &mut [impl AeadItem<V>],
     verdicts: &mut [Result<(), Error>],
-    alone_from: Option<usize>,
+    alone: Option<Alone>,
 ) -> Result<(), Error> {
     let mut all = Ok(());
     for (group, verdicts) in items.chunks_mut(GROUP).zip(verdicts.chunks_mut(GROUP)) {
-        if open_group(route, mac_route, key, group, verdicts, alone_from).is_err() {
+        if open_group(route, mac_route, key, group, verdicts, alone).is_err() {
             all = Err(Error::AuthenticationFailed);
         }
     }
@@ -1594,8 +1608,8 @@ fn open_checked_items<V: AeadVariant>(
 }
 
 /// The AEAD open of one group of a burst ([`open_items`]), with the items beyond its
-/// lane limit opened with their keystream alone where at least `alone_from` of them
-/// ([`keystream_alone_from`]; a parameter so that the tests run that plan on every
+/// lane limit opened with their keystream alone as `alone` has it
+/// ([`keystream_alone`]; a parameter so that the tests run that plan on every
 /// backend and core). Returns `Err` if any item failed.
 // In line: as a function of its own, short openings ran slower (`docs/tuning.md`).
 #[inline(always)]
@@ -1605,12 +1619,12 @@ fn open_group<V: AeadVariant>(
     key: Option<&[u8; 32]>,
     group: &mut [impl AeadItem<V>],
     verdicts: &mut [Result<(), Error>],
-    alone_from: Option<usize>,
+    alone: Option<Alone>,
 ) -> Result<(), Error> {
-    let limit = aead_limit(route, group, true);
+    let limit = aead_limit(route, group, true, alone);
     let lanes = limit.map(|limit| (limit, lane_items(group, limit)));
     let beyond = group.len() - lanes.map_or(0, |(_, lane_items)| lane_items.count);
-    if alone_from.is_some_and(|fewest| beyond >= fewest) {
+    if alone.is_some_and(|plan| beyond >= plan.fewest) {
         let passes = OpenPasses {
             first_blocks: false,
             keys_paired: false,
@@ -1805,6 +1819,23 @@ mod tests {
     use crate::variant::Ietf;
     use std::vec::Vec;
 
+    /// The keystream-alone plan only with the MAC it was measured with: a burst whose
+    /// MAC backend is another keeps the lanes' whole reach.
+    #[test]
+    fn keystream_alone_only_with_the_ifma_lanes() {
+        for mac_backend in Poly1305Backend::available() {
+            for open in [false, true] {
+                let plan = keystream_alone(MacRoute::pinned(mac_backend), open);
+                if mac_backend != Poly1305Backend::Avx512Ifma || Core::this() != Core::Zen5 {
+                    assert!(plan.is_none(), "{mac_backend:?}");
+                } else {
+                    let plan = plan.expect("Zen 5 with IFMA");
+                    assert!(plan.fewest >= 8 && plan.lanes_most < aead_costs(open).most);
+                }
+            }
+        }
+    }
+
     /// Items opened with their keystream alone after their tags from the MAC's lanes (on
     /// Zen 5 with IFMA, groups of at least twelve long items) give what RustCrypto
     /// gives on every backend and MAC backend this CPU has, whatever the core: forged
@@ -1871,7 +1902,10 @@ mod tests {
                             None,
                             &mut keyed_items,
                             &mut verdicts,
-                            Some(alone_from),
+                            Some(Alone {
+                                fewest: alone_from,
+                                lanes_most: 17,
+                            }),
                         )
                     } else {
                         open_checked_items(
@@ -1880,7 +1914,10 @@ mod tests {
                             Some(&key),
                             &mut items,
                             &mut verdicts,
-                            Some(alone_from),
+                            Some(Alone {
+                                fewest: alone_from,
+                                lanes_most: 17,
+                            }),
                         )
                     };
                     drop(items);
@@ -1948,7 +1985,10 @@ mod tests {
                             mac_route,
                             None,
                             &mut keyed_items,
-                            Some(alone_from),
+                            Some(Alone {
+                                fewest: alone_from,
+                                lanes_most: 17,
+                            }),
                         )
                         .unwrap();
                     } else {
@@ -1958,7 +1998,10 @@ mod tests {
                             mac_route,
                             Some(&key),
                             &mut items,
-                            Some(alone_from),
+                            Some(Alone {
+                                fewest: alone_from,
+                                lanes_most: 17,
+                            }),
                         )
                         .unwrap();
                     }
