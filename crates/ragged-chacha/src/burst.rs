@@ -885,8 +885,8 @@ fn seal_items<V: AeadVariant>(
 }
 
 /// [`seal_items`], with the items beyond a group's lane limit sealed with their
-/// keystream alone as `alone` has it ([`keystream_alone`]; a
-/// parameter so that the tests run that plan on every backend and core).
+/// keystream alone as `alone_plan` has it ([`keystream_alone`]; a parameter so that the
+/// tests run that plan on every backend and core).
 fn seal_items_split<V: AeadVariant>(
     route: Route,
     mac_route: MacRoute,
