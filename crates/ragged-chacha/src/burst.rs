@@ -1635,77 +1635,75 @@ fn open_group<V: AeadVariant>(
         let limit = limit.unwrap_or(0);
         return open_in_passes::<V, true>(route, mac_route, key, group, verdicts, limit, passes);
     }
-    {
-        let mut all = Ok(());
-        let Some((limit, lane_group)) = lanes else {
-            for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
-                *verdict = open_single(route, mac_route, key, item);
-                if verdict.is_err() {
-                    all = Err(Error::AuthenticationFailed);
-                }
+    let mut all = Ok(());
+    let Some((limit, lane_group)) = lanes else {
+        for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
+            *verdict = open_single(route, mac_route, key, item);
+            if verdict.is_err() {
+                all = Err(Error::AuthenticationFailed);
             }
-            return all;
-        };
-        let backend = route.backend();
-        let short = short_opens(backend, limit, lane_group.count);
-        // Halves that fit one set of lanes pay from a seal's length; so do those of
-        // more items of one length than a set holds whose whole jobs would not take
-        // two sets: their waves would run one set and leave the second wave mostly
-        // idle.
-        let width = backend.lane_width();
-        let count = lane_group.count;
-        let from = if 2 * count <= width
-            || (lane_group.uniform() && count > width && !lane_group.two_sets(width, false))
-        {
-            HALVES_FROM
-        } else {
-            OPEN_HALVES_FROM
-        };
-        let halves = in_halves(backend, aead_costs(true), lane_group, from);
-        // Paired where the halves would take both sets (waves beat both below).
-        let paired = pairs(backend, lane_group.count, lane_group.longest)
-            && lane_group.longest >= OPEN_HALVES_FROM;
-        let halves = halves && !paired && !short;
-        if !short && !halves && !paired && waves_fit(group, limit, lane_width(backend)) {
-            // Not initialised: the kernel writes the key block of every lane item, and
-            // only those are read (and wiped).
-            let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
-            let mut jobs = OpenJobs {
-                items: &mut *group,
-                verdicts: &mut *verdicts,
-                key,
-                limit,
-                mac_route,
-                keys: keys.as_mut_ptr().cast::<[u8; 64]>(),
-                next: 0,
-                checked: 0,
-                variant: core::marker::PhantomData,
-            };
-            // SAFETY: the backend is available; each job is in place over its own
-            // item's buffer and key block, all disjoint; the length check keeps every
-            // message within blocks 1..2^32.
-            unsafe { run_jobs(route.backend(), &mut jobs, V::ROUNDS / 2) };
-            for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
-                if !in_lanes(limit, item.len()) {
-                    *verdict = open_single(route, mac_route, key, item);
-                }
-                if verdict.is_err() {
-                    all = Err(Error::AuthenticationFailed);
-                }
-            }
-            return all;
         }
-        // Else (items of one block, items split in halves, or waves that would wait
-        // on each other) in passes.
-        let passes = OpenPasses {
-            first_blocks: short,
-            // Two blocks each.
-            keys_paired: short && pairs(backend, lane_group.count, 2),
-            halves,
-            paired,
+        return all;
+    };
+    let backend = route.backend();
+    let short = short_opens(backend, limit, lane_group.count);
+    // Halves that fit one set of lanes pay from a seal's length; so do those of
+    // more items of one length than a set holds whose whole jobs would not take
+    // two sets: their waves would run one set and leave the second wave mostly
+    // idle.
+    let width = backend.lane_width();
+    let count = lane_group.count;
+    let from = if 2 * count <= width
+        || (lane_group.uniform() && count > width && !lane_group.two_sets(width, false))
+    {
+        HALVES_FROM
+    } else {
+        OPEN_HALVES_FROM
+    };
+    let halves = in_halves(backend, aead_costs(true), lane_group, from);
+    // Paired where the halves would take both sets (waves beat both below).
+    let paired = pairs(backend, lane_group.count, lane_group.longest)
+        && lane_group.longest >= OPEN_HALVES_FROM;
+    let halves = halves && !paired && !short;
+    if !short && !halves && !paired && waves_fit(group, limit, lane_width(backend)) {
+        // Not initialised: the kernel writes the key block of every lane item, and
+        // only those are read (and wiped).
+        let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
+        let mut jobs = OpenJobs {
+            items: &mut *group,
+            verdicts: &mut *verdicts,
+            key,
+            limit,
+            mac_route,
+            keys: keys.as_mut_ptr().cast::<[u8; 64]>(),
+            next: 0,
+            checked: 0,
+            variant: core::marker::PhantomData,
         };
-        open_in_passes::<V, false>(route, mac_route, key, group, verdicts, limit, passes)
+        // SAFETY: the backend is available; each job is in place over its own
+        // item's buffer and key block, all disjoint; the length check keeps every
+        // message within blocks 1..2^32.
+        unsafe { run_jobs(route.backend(), &mut jobs, V::ROUNDS / 2) };
+        for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
+            if !in_lanes(limit, item.len()) {
+                *verdict = open_single(route, mac_route, key, item);
+            }
+            if verdict.is_err() {
+                all = Err(Error::AuthenticationFailed);
+            }
+        }
+        return all;
     }
+    // Else (items of one block, items split in halves, or waves that would wait
+    // on each other) in passes.
+    let passes = OpenPasses {
+        first_blocks: short,
+        // Two blocks each.
+        keys_paired: short && pairs(backend, lane_group.count, 2),
+        halves,
+        paired,
+    };
+    open_in_passes::<V, false>(route, mac_route, key, group, verdicts, limit, passes)
 }
 
 /// The jobs of a keystream burst: every item within the burst's lane limit.
