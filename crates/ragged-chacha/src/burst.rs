@@ -454,9 +454,9 @@ const AEAD_COSTS: Costs = Costs {
 
 /// The same on Zen 5 ([`Core::Zen5`]), whose two sets of lanes ([`lane_sets`]) a group
 /// of fewer items than lanes fills by splitting its long items in halves; the MAC's
-/// own pass priced per message block (without it, bursts of 9–16 long items took the
-/// lanes where the single path was faster; fitted in the commit that set it, figures
-/// in `docs/tuning.md`).
+/// own pass priced per message block (without it, groups of long items took the lanes
+/// where the single path was faster; fitted in the commit that set it, figures in
+/// `docs/tuning.md`).
 const AEAD_COSTS_ZEN5: Costs = Costs {
     halves: true,
     lane_mac_hundredths: 29,
@@ -1015,10 +1015,10 @@ struct Alone {
 
 /// The keystream-alone plan ([`Alone`]) on this core with `mac_route`, for a seal or
 /// (`open`) an opening; `None` where it was not measured faster. On Zen 5 with the
-/// IFMA lanes: a seal from eight items (one lockstep set of the MAC's lanes) of more
-/// than 17 blocks, an opening, which pays for a key pass too, from twelve of more than
-/// 18 (fewer or shorter ran slower; figures in `docs/tuning.md`). With another MAC the
-/// lanes keep their whole reach.
+/// IFMA lanes: a seal from one lockstep set of the MAC's lanes, an opening (which pays
+/// for a key pass too) from more; the counts and reaches are the crossovers measured
+/// there (figures in `docs/tuning.md`). With another MAC the lanes keep their whole
+/// reach.
 fn keystream_alone(mac_route: MacRoute, open: bool) -> Option<Alone> {
     let ifma = mac_route.backend() == Poly1305Backend::Avx512Ifma;
     (Core::this() == Core::Zen5 && ifma).then_some(if open {
@@ -1730,13 +1730,11 @@ impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
 
     fn two_sets(&self, lanes: usize) -> bool {
         let items = self.items.as_slice();
-        // Fewer items than one and a half sets cannot fill two, and one-block items
-        // keep one set (a second measured slower for them): no count then.
-        if 2 * items.len() < 3 * lanes {
-            return false;
-        }
-        if self.limit == 1 {
-            return true;
+        // No count of the blocks (it cost short bursts more than it saved) where the
+        // items bound it: with one-block lane items, or too few items to fill one and
+        // a half sets whatever their lengths.
+        if self.limit == 1 || 2 * items.len() < 3 * lanes {
+            return two_sets_pay(lanes, items.len(), 1);
         }
         let limit = self.limit;
         let (blocks, longest) = items

@@ -157,9 +157,9 @@ pub(crate) fn lane_limit(
 const TWO_SETS_BATCH: usize = 24;
 
 /// Splitting long items in halves, where the halves take more than one wave, costs
-/// half a block an item for each of its blocks past this many: a fit to bursts of 17–26
-/// items on Zen 5, whose long halves cost more than the waves alone explain (the cause
-/// not isolated; figures in `docs/tuning.md`, the commit that set it).
+/// half a block an item for each of its blocks past this many: fitted on Zen 5, whose
+/// long halves cost more than the waves alone explain (the cause not isolated; the
+/// shapes and figures in `docs/tuning.md`, the commit that set it).
 const HALVES_FREE_BLOCKS: usize = 14;
 
 /// What the lanes' batches cost, in blocks of the single path, for `items` jobs of
@@ -219,9 +219,8 @@ mod tests {
         lane_mac_hundredths: 0,
     };
 
-    /// The AEAD's costs on Zen 5, as `crate::burst` had them for a seal before its
-    /// items of more than 17 blocks took the single path's keystream (the lanes' reach
-    /// of 24 blocks, as an opening's, so that these tests price long items).
+    /// The AEAD's costs on Zen 5, as `crate::burst` has them for a seal (the lanes'
+    /// whole reach: without the keystream-alone plan's shorter one).
     const AEAD: Costs = Costs {
         most: 24,
         key_blocks: 1,
