@@ -36,8 +36,25 @@ impl State {
     #[inline(always)]
     pub(crate) fn write_words(key: &[u8; 32], tail: [u32; 3], words: &mut [u32; 16]) {
         words[..4].copy_from_slice(&SIGMA);
-        for (w, chunk) in words[4..12].iter_mut().zip(key.chunks_exact(4)) {
-            *w = le_word(chunk);
+        let key_words = &mut words[4..12];
+        if cfg!(target_endian = "little") {
+            // The key's bytes are its words: one 32-byte copy, where the loop below
+            // compiles to eight loads and eight stores (a burst's lane refill writes
+            // a state a job).
+            // SAFETY: `key_words` is 8 writable words (32 bytes, any bytes a valid
+            // word) and `key` 32 readable bytes; a shared and a unique borrow do not
+            // overlap.
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    key.as_ptr(),
+                    key_words.as_mut_ptr().cast::<u8>(),
+                    32,
+                )
+            };
+        } else {
+            for (w, chunk) in key_words.iter_mut().zip(key.chunks_exact(4)) {
+                *w = le_word(chunk);
+            }
         }
         words[12] = 0;
         words[13..16].copy_from_slice(&tail);
