@@ -95,18 +95,7 @@ pub(crate) fn lane_limit(
     costs: Costs,
     blocks: impl Iterator<Item = usize>,
 ) -> Option<usize> {
-    // Items by message blocks, and the range of block counts present.
-    // 32-bit counts, saturating (a burst of 2^32 items of one length is priced as one
-    // of 2^32 - 1): few enough bytes to clear on every call for the compiler to store
-    // them in line (64-bit counts of up to 64 blocks were a `memset` call).
-    let mut count = [0u32; MOST_BLOCKS + 1];
-    let (mut least, mut most) = (MOST_BLOCKS, 0);
-    for b in blocks {
-        if b <= costs.most.min(MOST_BLOCKS) {
-            count[b] = count[b].saturating_add(1);
-            (least, most) = (least.min(b), most.max(b));
-        }
-    }
+    let (count, least, most) = items_by_blocks(costs.most.min(MOST_BLOCKS), blocks);
     let (mut items, mut total, mut message) = (0, 0, 0);
     let mut best = None;
     let mut best_saving = 0;
@@ -149,6 +138,40 @@ pub(crate) fn lane_limit(
         }
     }
     best
+}
+
+/// Items by message blocks (`count[b]`: those of `b` blocks), for the items of at most
+/// `cap` blocks (`cap <= MOST_BLOCKS`), and the least and most blocks among them
+/// (`MOST_BLOCKS` and 0 if there is none). 32-bit counts, saturating (a burst of 2^32
+/// items of one length is priced as one of 2^32 - 1): few enough bytes to clear on
+/// every call for the compiler to store them in line (64-bit counts of up to 64 blocks
+/// were a `memset` call). One count more than lengths: where the empty run before the
+/// first item is added (nothing).
+#[inline(always)]
+fn items_by_blocks(
+    cap: usize,
+    blocks: impl Iterator<Item = usize>,
+) -> ([u32; MOST_BLOCKS + 2], usize, usize) {
+    let mut count = [0u32; MOST_BLOCKS + 2];
+    let (mut least, mut most) = (MOST_BLOCKS, 0);
+    // Items of one length in a row are counted in a register and added when the run
+    // ends: a count in memory raised item after item waits on its own store each time
+    // (a burst of one length, the common case, is one run).
+    let (mut run, mut run_items) = (MOST_BLOCKS + 1, 0u32);
+    for b in blocks {
+        if b > cap {
+            continue;
+        }
+        if b == run {
+            run_items = run_items.saturating_add(1);
+        } else {
+            count[run] = count[run].saturating_add(run_items);
+            (run, run_items) = (b, 1);
+            (least, most) = (least.min(b), most.max(b));
+        }
+    }
+    count[run] = count[run].saturating_add(run_items);
+    (count, least, most)
 }
 
 /// What a batch of two sets of 16 lanes costs on Zen 5, in blocks of the single path
@@ -313,6 +336,43 @@ mod tests {
         assert!(!two_sets_pay(16, 28 * 2 + 16 * 10, 10));
         // 64 items of ten blocks keep both busy.
         assert!(two_sets_pay(16, 64 * 10, 10));
+    }
+
+    #[test]
+    fn items_are_counted_by_blocks_in_any_order() {
+        // Lengths in runs, alone, empty, past the cap, in a pseudo-random order: the
+        // counts, least and most are those of a plain count.
+        let mut state = 0x2545_f491_u32;
+        for cap in [0, 1, 16, MOST_BLOCKS] {
+            for n in [0, 1, 2, 7, 64, 300] {
+                let blocks: std::vec::Vec<usize> = (0..n)
+                    .map(|i| {
+                        state ^= state << 13;
+                        state ^= state >> 17;
+                        state ^= state << 5;
+                        // Every third item repeats the one before (runs).
+                        if i % 3 == 2 {
+                            usize::MAX
+                        } else {
+                            state as usize % 40
+                        }
+                    })
+                    .collect();
+                let blocks: std::vec::Vec<usize> = blocks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &b)| if b == usize::MAX { blocks[i - 1] } else { b })
+                    .collect();
+                let mut expected = [0u32; MOST_BLOCKS + 2];
+                let (mut least, mut most) = (MOST_BLOCKS, 0);
+                for &b in blocks.iter().filter(|&&b| b <= cap) {
+                    expected[b] += 1;
+                    (least, most) = (least.min(b), most.max(b));
+                }
+                let got = items_by_blocks(cap, blocks.iter().copied());
+                assert_eq!(got, (expected, least, most), "cap {cap}, {blocks:?}");
+            }
+        }
     }
 
     #[test]
