@@ -1101,20 +1101,23 @@ unsafe fn mac_tags<'t, V: AeadVariant>(
 }
 
 /// Wipes the rows of `group`'s items in the lanes: their key blocks, or the states an
-/// opening kept.
+/// opening kept (64 bytes each, with [`wipe_row`]: `wipe` copied each row's zeros from
+/// the stack).
 ///
 /// # Safety
-/// `rows` points at `GROUP` writable rows, of which those of the items in the lanes
-/// are written.
-unsafe fn wipe_lane_rows<V: AeadVariant, E: Copy + Default, const N: usize>(
+/// `rows` points at `GROUP` writable rows of 64 bytes, 8-byte aligned, of which those
+/// of the items in the lanes are written.
+unsafe fn wipe_lane_rows<V: AeadVariant, R>(
     group: &[impl AeadItem<V>],
     limit: usize,
-    rows: *mut [E; N],
+    rows: *mut R,
 ) {
+    const { assert!(core::mem::size_of::<R>() == 64) };
+    let rows = rows.cast::<[u8; 64]>();
     for (i, item) in group.iter().enumerate() {
         if in_lanes(limit, item.len()) {
-            // SAFETY: a written row (the caller's).
-            wipe(unsafe { &mut *rows.add(i) });
+            // SAFETY: a written row (the caller's), 8-byte aligned.
+            unsafe { wipe_row(rows.add(i)) };
         }
     }
 }
