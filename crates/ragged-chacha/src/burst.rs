@@ -547,6 +547,13 @@ fn pairs(backend: Backend, lanes: usize, longest: usize) -> bool {
 /// opening halves to the two passes; figures in `docs/tuning.md`).
 const OPEN_HALVES_FROM: usize = 16;
 
+/// The fewest message blocks an opening group's longest item needs to run on paired
+/// sets ([`pairs`]), in two passes (the key blocks and tags, then the messages two
+/// blocks a batch): from here the paired batches save more than the passes cost; with
+/// fewer, the waves of one set (key block and message in one job) are faster (both
+/// measured in the commit that set it; figures in `docs/tuning.md`).
+const OPEN_PAIRED_FROM: usize = 6;
+
 /// Whether an item of `len` bytes goes through the lanes under `limit`.
 #[inline(always)]
 fn in_lanes(limit: usize, len: usize) -> bool {
@@ -1664,9 +1671,9 @@ fn open_group<V: AeadVariant>(
         OPEN_HALVES_FROM
     };
     let halves = in_halves(backend, aead_costs(true), lane_group, from);
-    // Paired where the halves would take both sets (waves beat both below).
+    // Paired from `OPEN_PAIRED_FROM` message blocks (waves beat them below).
     let paired = pairs(backend, lane_group.count, lane_group.longest)
-        && lane_group.longest >= OPEN_HALVES_FROM;
+        && lane_group.longest >= OPEN_PAIRED_FROM;
     let halves = halves && !paired && !short;
     if !short && !halves && !paired && waves_fit(group, limit, lane_width(backend)) {
         // Not initialised: the kernel writes the key block of every lane item, and
