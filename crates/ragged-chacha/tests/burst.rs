@@ -314,8 +314,8 @@ fn uniform_bursts_with_forgeries_in_any_wave() {
         (8, 576),
         (12, 576),
         // More than half a set's items: on Zen 5 each item in the same lane of both
-        // sets, two blocks a batch (the opening's messages too, from 6 blocks; the
-        // 576-byte items above and below, and 7 blocks, too).
+        // sets, two blocks a batch (the opening's messages too, from 6 blocks: so
+        // also 12 × 576 B above, 16 × 576 B and 11 × 400 B here).
         (14, 1100),
         (16, 576),
         (11, 400),
