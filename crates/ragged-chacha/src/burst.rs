@@ -1351,7 +1351,8 @@ fn waves_fit<V: AeadVariant>(group: &[impl AeadItem<V>], limit: usize, width: us
 /// Whether an opening group whose lane items are at most `limit` blocks, `count` of
 /// them, opens with block 1 in the key pass ([`OpenPasses::first_blocks`]) and no
 /// message pass: items of at most one block, no more than the lanes (more measured
-/// slower than waves), on a core with two sets of lanes (the one measured; elsewhere
+/// slower than waves; a burst of more such items opens in groups of a set's width,
+/// [`open_group_len`]), on a core with two sets of lanes (the one measured; elsewhere
 /// the waves stay). For longer items, block 1 in the key pass measured slower: a
 /// paired batch costs more than a batch of one set, and the block's release more
 /// than the batch it saves. Figures in `docs/tuning.md`.
@@ -1595,10 +1596,30 @@ fn open_items<V: AeadVariant>(
     }
     check_aead_items(items)?;
     let alone = keystream_alone(mac_route, true);
-    open_checked_items(route, mac_route, key, items, verdicts, alone)
+    let group_len = open_group_len(route.backend(), items);
+    open_checked_items(route, mac_route, key, items, verdicts, alone, group_len)
 }
 
-/// [`open_items`] after its checks, with [`open_group`]'s `alone`.
+/// The items an opening group holds: [`GROUP`], but for a burst of more items than
+/// the lanes, none longer than a block, on a core with two sets of lanes
+/// ([`short_opens`]): one set's width. Each such group opens with one paired key pass,
+/// which measured faster than one key pass of all the lanes or waves (figures in
+/// `docs/tuning.md`).
+#[inline(always)]
+fn open_group_len<V: AeadVariant>(backend: Backend, items: &[impl AeadItem<V>]) -> usize {
+    let width = backend.lane_width();
+    if lane_sets(width) == 2
+        && items.len() > lane_width(backend)
+        && items.iter().all(|item| item.len() <= 64)
+    {
+        width
+    } else {
+        GROUP
+    }
+}
+
+/// [`open_items`] after its checks, with [`open_group`]'s `alone`, in groups of
+/// `group_len` items ([`open_group_len`]).
 #[inline(always)]
 fn open_checked_items<V: AeadVariant>(
     route: Route,
@@ -1607,9 +1628,13 @@ fn open_checked_items<V: AeadVariant>(
     items: &mut [impl AeadItem<V>],
     verdicts: &mut [Result<(), Error>],
     alone: Option<Alone>,
+    group_len: usize,
 ) -> Result<(), Error> {
     let mut all = Ok(());
-    for (group, verdicts) in items.chunks_mut(GROUP).zip(verdicts.chunks_mut(GROUP)) {
+    let groups = items
+        .chunks_mut(group_len)
+        .zip(verdicts.chunks_mut(group_len));
+    for (group, verdicts) in groups {
         if open_group(route, mac_route, key, group, verdicts, alone).is_err() {
             all = Err(Error::AuthenticationFailed);
         }
@@ -1912,6 +1937,7 @@ mod tests {
                                 fewest: alone_from,
                                 lanes_most: 17,
                             }),
+                            GROUP,
                         )
                     } else {
                         open_checked_items(
@@ -1924,6 +1950,7 @@ mod tests {
                                 fewest: alone_from,
                                 lanes_most: 17,
                             }),
+                            GROUP,
                         )
                     };
                     drop(items);

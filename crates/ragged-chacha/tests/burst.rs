@@ -278,9 +278,10 @@ proptest! {
 
     /// Bursts whose items are all at most a block long (QUIC ACKs, keepalives): the
     /// openings that take each item's keystream block beside its key block (Zen 5)
-    /// and XOR in only the item's own bytes.
+    /// and XOR in only the item's own bytes; bursts of more such items than the two
+    /// sets' 32 lanes in groups of a set's width.
     #[test]
-    fn one_block_bursts_match(specs in prop::collection::vec(short_spec(), 1..=40), keyed: bool, key_seed: u64) {
+    fn one_block_bursts_match(specs in prop::collection::vec(short_spec(), 1..=80), keyed: bool, key_seed: u64) {
         every_backend::<Ietf<20>>(&specs, keyed, key_seed);
         every_backend::<XChaCha<20>>(&specs, keyed, key_seed);
     }
@@ -303,6 +304,10 @@ fn uniform_bursts_with_forgeries_in_any_wave() {
         (40, 100),
         (64, 1),
         (64, 0),
+        // More one-block items than the two sets' lanes: opened in groups of a set's
+        // width on Zen 5 (the last group of one item, or of half a set).
+        (33, 17),
+        (40, 64),
         (70, 256),
         (33, 1420),
         // Fewer items than two sets of 16 lanes, long enough to be split in halves
