@@ -1022,22 +1022,17 @@ struct Alone {
 
 /// The keystream-alone plan ([`Alone`]) on this core with `mac_route`, for a seal or
 /// (`open`) an opening; `None` where it was not measured faster. On Zen 5 with the
-/// IFMA lanes: a seal from one lockstep set of the MAC's lanes, an opening (which pays
-/// for a key pass too) from more; the counts and reaches are the crossovers measured
-/// there (figures in `docs/tuning.md`). With another MAC the lanes keep their whole
-/// reach.
+/// IFMA lanes: a seal from one lockstep set of the MAC's lanes; the count and reach
+/// are the crossovers measured there (figures in `docs/tuning.md`). With another MAC
+/// the lanes keep their whole reach. Never for an opening: with it, `burst_differential`
+/// found a forged one-byte item among long ones released as authentic (the test
+/// `a_forged_short_item_among_long_ones_is_refused`); until that is understood and
+/// fixed, openings take the lanes and the single path.
 fn keystream_alone(mac_route: MacRoute, open: bool) -> Option<Alone> {
     let ifma = mac_route.backend() == Poly1305Backend::Avx512Ifma;
-    (Core::this() == Core::Zen5 && ifma).then_some(if open {
-        Alone {
-            fewest: 12,
-            lanes_most: 18,
-        }
-    } else {
-        Alone {
-            fewest: 8,
-            lanes_most: 17,
-        }
+    (Core::this() == Core::Zen5 && ifma && !open).then_some(Alone {
+        fewest: 8,
+        lanes_most: 17,
     })
 }
 
@@ -1857,7 +1852,8 @@ mod tests {
         for mac_backend in Poly1305Backend::available() {
             for open in [false, true] {
                 let plan = keystream_alone(MacRoute::pinned(mac_backend), open);
-                if mac_backend != Poly1305Backend::Avx512Ifma || Core::this() != Core::Zen5 {
+                if open || mac_backend != Poly1305Backend::Avx512Ifma || Core::this() != Core::Zen5
+                {
                     assert!(plan.is_none(), "{mac_backend:?}");
                 } else {
                     let plan = plan.expect("Zen 5 with IFMA");
