@@ -191,6 +191,12 @@ cross_qemu() {
     esac
 }
 
+# Where cargo in the chroot keeps its crates and how it reaches the registry, one
+# NAME=VALUE a line: every cargo run there starts from these.
+cross_cargo_env() {
+    printf '%s\n' CARGO_HOME=/root/.cargo CARGO_HTTP_CAINFO=/etc/ssl/certs/host-ca.crt
+}
+
 # The environment, one NAME=VALUE a line, for cargo in the chroot to build for target
 # $1 (its own target directory, the cross linker, the QEMU runner) and for the
 # integration tests to start the `ragged` binary under QEMU.
@@ -200,9 +206,9 @@ cross_env() {
     g=$(cross_gnu "$t")
     env_tr=$(echo "$tr" | tr 'a-z-' 'A-Z_')
     [ "$t" != s390x ] || bootstrap=1
+    cross_cargo_env
     printf '%s\n' \
-        CARGO_HOME=/root/.cargo "CARGO_TARGET_DIR=/var/cache/ragged-target/$t" \
-        CARGO_HTTP_CAINFO=/etc/ssl/certs/host-ca.crt CARGO_TERM_COLOR=never \
+        "CARGO_TARGET_DIR=/var/cache/ragged-target/$t" CARGO_TERM_COLOR=never \
         "CARGO_BUILD_JOBS=$cross_jobs" "RUST_TEST_THREADS=$cross_jobs" \
         "RUSTC_BOOTSTRAP=$bootstrap" \
         "CARGO_TARGET_${env_tr}_LINKER=$g-gcc" \
