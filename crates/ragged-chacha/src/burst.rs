@@ -53,6 +53,7 @@ use crate::backend::burst_split::{
 use crate::backend::generic::{Job, Jobs};
 use crate::backend::poly1305::{MacJob, Poly1305Backend};
 use crate::backend::{Backend, Core, MacRoute, Route};
+use crate::burst_chacha20 as chacha20;
 use crate::chacha::ChaCha;
 use crate::error::Error;
 use crate::poly1305::{tag_difference, tag_verdict, tags_equal};
@@ -237,6 +238,11 @@ impl Burst {
         &self,
         items: &mut [Keyed<'_, SealItem<'_, V>>],
     ) -> Result<(), Error> {
+        if V::IS_CHACHA20 {
+            // SAFETY: `IS_CHACHA20`: `V` is `Ietf<20>`, so the item types are one.
+            let items = unsafe { chacha20::same_items(items) };
+            return chacha20::seal_keyed(self.route, self.mac_route, items);
+        }
         seal_items(self.route, self.mac_route, None, items)
     }
 
@@ -253,6 +259,11 @@ impl Burst {
         items: &mut [Keyed<'_, OpenItem<'_, V>>],
         verdicts: &mut [Result<(), Error>],
     ) -> Result<(), Error> {
+        if V::IS_CHACHA20 {
+            // SAFETY: `IS_CHACHA20`: `V` is `Ietf<20>`, so the item types are one.
+            let items = unsafe { chacha20::same_items(items) };
+            return chacha20::open_keyed(self.route, self.mac_route, items, verdicts);
+        }
         open_items(self.route, self.mac_route, None, items, verdicts)
     }
 
@@ -262,7 +273,7 @@ impl Burst {
     /// [`Error::InvalidBurstItem`] for the first item that needs keystream past the
     /// end of its block counter; nothing is written then.
     pub fn xor<V: Variant>(&self, items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
-        xor_items(self.route, items)
+        xor_routed(self.route, items)
     }
 }
 
@@ -275,6 +286,11 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
     /// [`MAX_PLAINTEXT_LEN`]; nothing is written then.
     pub fn seal_burst(&self, items: &mut [SealItem<'_, V>]) -> Result<(), Error> {
         let (route, mac_route) = self.routes();
+        if V::IS_CHACHA20 {
+            // SAFETY: `IS_CHACHA20`: `V` is `Ietf<20>`, so the item types are one.
+            let items = unsafe { chacha20::same_items(items) };
+            return chacha20::seal(route, mac_route, self.key(), items);
+        }
         seal_items(route, mac_route, Some(self.key()), items)
     }
 
@@ -295,6 +311,11 @@ impl<V: AeadVariant> ChaChaPoly1305<V> {
         verdicts: &mut [Result<(), Error>],
     ) -> Result<(), Error> {
         let (route, mac_route) = self.routes();
+        if V::IS_CHACHA20 {
+            // SAFETY: `IS_CHACHA20`: `V` is `Ietf<20>`, so the item types are one.
+            let items = unsafe { chacha20::same_items(items) };
+            return chacha20::open(route, mac_route, self.key(), items, verdicts);
+        }
         open_items(route, mac_route, Some(self.key()), items, verdicts)
     }
 }
@@ -308,8 +329,19 @@ impl<V: Variant> ChaCha<V> {
     /// [`Error::InvalidBurstItem`] for the first item that needs keystream past the
     /// end of its block counter; nothing is written then.
     pub fn xor_burst(items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
-        xor_items(Route::detect(), items)
+        xor_routed(Route::detect(), items)
     }
+}
+
+/// [`xor_items`], through the copy compiled in this crate for ChaCha20's items.
+#[inline(always)]
+fn xor_routed<V: Variant>(route: Route, items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
+    if V::IS_CHACHA20 {
+        // SAFETY: `IS_CHACHA20`: `V` is `Ietf<20>`, so the item types are one.
+        let items = unsafe { chacha20::same_items(items) };
+        return chacha20::xor(route, items);
+    }
+    xor_items(route, items)
 }
 
 /// What the AEAD bursts need of an item, keyed or not.
@@ -876,7 +908,7 @@ fn open_single<V: AeadVariant>(
 }
 
 /// The AEAD seal of every item (after checking them all).
-fn seal_items<V: AeadVariant>(
+pub(crate) fn seal_items<V: AeadVariant>(
     route: Route,
     mac_route: MacRoute,
     key: Option<&[u8; 32]>,
@@ -1586,7 +1618,7 @@ unsafe fn wipe_row(row: *mut [u8; 64]) {
 }
 
 /// The AEAD open of every item (after checking them all), verdicts to `verdicts`.
-fn open_items<V: AeadVariant>(
+pub(crate) fn open_items<V: AeadVariant>(
     route: Route,
     mac_route: MacRoute,
     key: Option<&[u8; 32]>,
@@ -1787,7 +1819,10 @@ impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
 }
 
 /// The keystream XOR of every item (after checking them all).
-fn xor_items<V: Variant>(route: Route, items: &mut [XorItem<'_, V>]) -> Result<(), Error> {
+pub(crate) fn xor_items<V: Variant>(
+    route: Route,
+    items: &mut [XorItem<'_, V>],
+) -> Result<(), Error> {
     let end = V::BLOCKS * 64;
     let mut longest = 0;
     for (index, item) in items.iter().enumerate() {

@@ -91,6 +91,7 @@ pub mod aead;
 mod any_aead;
 mod backend;
 pub mod burst;
+mod burst_chacha20;
 mod chacha;
 mod cipher;
 mod error;

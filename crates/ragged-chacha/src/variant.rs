@@ -41,6 +41,11 @@ pub(crate) mod sealed {
         /// where the words are the key and nonce as they are, false where a subkey is
         /// derived (XChaCha's HChaCha).
         const CHEAP_WORDS: bool = true;
+
+        /// Whether this is RFC 8439's ChaCha20 (`Ietf<20>`, and no other type), whose
+        /// bursts are compiled once in this crate (`burst_chacha20`): a constant, so
+        /// the branch on it leaves the other path out of the caller's code.
+        const IS_CHACHA20: bool = false;
     }
 }
 
@@ -72,6 +77,8 @@ pub struct Legacy<const R: u32>;
 pub struct XChaCha<const R: u32>;
 
 impl<const R: u32> sealed::Sealed for Ietf<R> {
+    const IS_CHACHA20: bool = R == 20;
+
     fn state(key: &[u8; 32], nonce: &[u8]) -> State {
         let n = |i: usize| le_word(&nonce[4 * i..]);
         State::new(key, [n(0), n(1), n(2)], double_rounds::<R>())
