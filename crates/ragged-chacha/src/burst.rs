@@ -61,6 +61,7 @@ use crate::state::State;
 use crate::variant::Variant;
 use crate::variant::sealed::Sealed;
 use crate::wipe::wipe;
+use core::ptr::null;
 use subtle::ConstantTimeEq;
 
 /// One message of a sealing burst: sealed in place, its tag written to `tag`.
@@ -981,7 +982,7 @@ fn seal_items_split<V: AeadVariant>(
         };
         let mut tags = core::mem::MaybeUninit::uninit();
         // SAFETY: the key block of every item within `mac_limit` was written above.
-        let tags = unsafe { mac_tags(mac_route, group, mac_limit, keys, &mut tags) };
+        let tags = unsafe { mac_tags(mac_route, group, mac_limit, keys, null(), &mut tags) };
         // SAFETY: as above.
         unsafe { wipe_lane_rows(group, mac_limit, keys) };
         let mut computed = tags.iter();
@@ -1092,18 +1093,22 @@ impl crate::backend::generic::Absorb for KeyBlock {
 }
 
 /// The AEAD tags of the items of `group` that go through the lanes, in their order in
-/// the group, from their key blocks (their rows of `keys`): all of them together on
-/// `mac_route`'s backend, one message a vector lane where it has lanes. Written to the
-/// front of `tags` (only that prefix is initialised: a group of 16 does not pay for 64
-/// jobs and tags), which is returned; the caller wipes it.
+/// the group, from their key blocks (their rows of `keys`) and their ciphertexts (in
+/// their buffers, or unless null the first bytes of their rows of `ciphertexts`): all
+/// of them together on `mac_route`'s backend, one message a vector lane where it has
+/// lanes. Written to the front of `tags` (only that prefix is initialised: a group of
+/// 16 does not pay for 64 jobs and tags), which is returned; the caller wipes it.
 ///
 /// # Safety
-/// `keys` points at `GROUP` rows, of which those of the items in the lanes are written.
+/// `keys` points at `GROUP` rows, of which those of the items in the lanes are written;
+/// so does `ciphertexts` unless null, their first bytes written, as many as the item's
+/// buffer holds.
 unsafe fn mac_tags<'t, V: AeadVariant>(
     mac_route: MacRoute,
     group: &[impl AeadItem<V>],
     limit: usize,
     keys: *const [u8; 64],
+    ciphertexts: *const [u8; 64],
     tags: &'t mut core::mem::MaybeUninit<[[u8; TAG_LEN]; GROUP]>,
 ) -> &'t mut [[u8; TAG_LEN]] {
     let mut jobs = core::mem::MaybeUninit::<[MacJob<'_>; GROUP]>::uninit();
@@ -1113,7 +1118,13 @@ unsafe fn mac_tags<'t, V: AeadVariant>(
         if in_lanes(limit, item.len()) {
             // SAFETY: an item in the lanes: its row is written (the caller's).
             let key = unsafe { &*keys.add(i) };
-            let (_, aad, ciphertext, _) = item.view();
+            let (_, aad, mut ciphertext, _) = item.view();
+            if !ciphertexts.is_null() {
+                // SAFETY: the item's row, its first `len` bytes written (the caller's).
+                ciphertext = unsafe {
+                    core::slice::from_raw_parts(ciphertexts.add(i).cast::<u8>(), ciphertext.len())
+                };
+            }
             // SAFETY: `n <= i < group.len() <= GROUP`: within `jobs`.
             unsafe {
                 jobs.add(n).write(MacJob {
@@ -1162,27 +1173,26 @@ unsafe fn wipe_lane_rows<V: AeadVariant, R>(
 }
 
 /// The key-block jobs of an opening group: block 0 of each item through the lanes,
-/// into its row of `keys`; with `stream` (items of at most one block), block 1's
-/// keystream as well, XORed into zeros, into its row of `stream`: the message is not
-/// touched until its tag is checked, and needs no pass of its own. Each item's state
-/// is kept in `states` (unless null) where the message pass would pay more to compute
-/// it again ([`Sealed::CHEAP_WORDS`]).
+/// into its row of `keys`; with `ciphertexts` (items of at most one block), the
+/// message as well, decrypted into its buffer from the copy of its ciphertext that
+/// [`KeyJobs::next`] makes in its row of `ciphertexts`, whence the MAC reads it
+/// ([`mac_tags`]): the message needs no pass of its own, and its tag is checked after
+/// (a failed item is zeroed, as the single open does). Each item's state is kept in
+/// `states` (unless null) where the message pass would pay more to compute it again
+/// ([`Sealed::CHEAP_WORDS`]).
 struct KeyJobs<'k, 'g, V, I> {
-    items: &'g [I],
+    items: &'g mut [I],
     key: Option<&'k [u8; 32]>,
     limit: usize,
     /// `GROUP` rows (not initialised): the kernel writes those of the lane items.
     keys: *mut [u8; 64],
-    /// The same for block 1's keystream; null: the key blocks alone.
-    stream: *mut [u8; 64],
+    /// The same for the one-block messages' ciphertexts; null: the key blocks alone.
+    ciphertexts: *mut [u8; 64],
     /// The same for the states; null: not kept.
     states: *mut [u32; 16],
     next: usize,
     variant: core::marker::PhantomData<V>,
 }
-
-/// The input of a [`KeyJobs`] keystream block.
-static ZEROS: [u8; 64] = [0; 64];
 
 impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
     #[inline(always)]
@@ -1195,7 +1205,7 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
         }
         // SAFETY: `i < GROUP`: within `keys`.
         let key = unsafe { self.keys.add(i) }.cast::<u8>();
-        if self.stream.is_null() {
+        if self.ciphertexts.is_null() {
             return Some(Job {
                 counter: 0,
                 input: core::ptr::null(),
@@ -1204,18 +1214,23 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for KeyJobs<'_, '_, V, I> {
                 key,
             });
         }
+        // SAFETY: `i < GROUP`: within `ciphertexts`.
+        let row = unsafe { self.ciphertexts.add(i) }.cast::<u8>();
+        let buf = self.items[i].parts().2;
+        // SAFETY: the item's own row; the lane items are of at most one block (where
+        // `ciphertexts` is set).
+        unsafe { copy_block(row, buf) };
         Some(Job {
             counter: 0,
-            input: ZEROS.as_ptr(),
-            // SAFETY: `i < GROUP`: within `stream`.
-            output: unsafe { self.stream.add(i) }.cast::<u8>(),
-            len: 64,
+            input: row,
+            output: buf.as_mut_ptr(),
+            len: buf.len(),
             key,
         })
     }
 
     fn two_sets(&self, lanes: usize) -> bool {
-        let blocks = if self.stream.is_null() { 1 } else { 2 };
+        let blocks = if self.ciphertexts.is_null() { 1 } else { 2 };
         let count = lane_items(self.items, self.limit).count;
         two_sets_pay(lanes, blocks * count, blocks)
     }
@@ -1338,7 +1353,7 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for OpenJobs<'_, '_, V, I> {
         let keys = unsafe { self.keys.add(from) };
         let mut tags = core::mem::MaybeUninit::uninit();
         // SAFETY: as above.
-        let tags = unsafe { mac_tags(self.mac_route, wave, self.limit, keys, &mut tags) };
+        let tags = unsafe { mac_tags(self.mac_route, wave, self.limit, keys, null(), &mut tags) };
         // SAFETY: as above.
         unsafe { wipe_lane_rows(wave, self.limit, keys) };
         // The kept items' buffers are still written by the lanes: only the failed
@@ -1433,55 +1448,51 @@ fn lane_verdicts<V: AeadVariant, I: AeadItem<V>>(
     }
 }
 
-/// Block 1's keystream, which the key pass wrote to `stream`'s rows
-/// ([`KeyJobs::stream`]), XORed into the first block of each lane item of `items` whose
-/// verdict is `Ok`; every lane item's row wiped.
+/// `buf` (at most a block: an opening's one-block message) copied to `row`'s first
+/// bytes, as whole 32-, 16-, 8- or 4-byte moves, overlapping where the length is not
+/// one of theirs: a few loads and stores (a copy of a slice of unknown length is a
+/// `memcpy` call).
 ///
 /// # Safety
-/// `stream` points at `GROUP` writable rows, 64-byte aligned, of which those of the
-/// items through the lanes under `limit` are written.
-unsafe fn release_first_blocks<V: AeadVariant>(
-    items: &mut [impl AeadItem<V>],
-    limit: usize,
-    verdicts: &[Result<(), Error>],
-    stream: *mut [u8; 64],
-) {
-    for (i, (item, verdict)) in items.iter_mut().zip(verdicts).enumerate() {
-        if !in_lanes(limit, item.len()) {
-            continue;
-        }
-        // SAFETY: `i < GROUP`: a written row (the caller's).
-        let row = unsafe { stream.add(i) };
-        if verdict.is_ok() {
-            // SAFETY: as above; nothing else refers to the row.
-            let keystream = unsafe { &*row };
-            xor_block(item.parts().2, keystream);
-        }
-        // SAFETY: as above.
-        unsafe { wipe_row(row) };
-    }
-}
-
-/// `keystream` XORed into the first block of `buf` (all of it, if shorter): a whole
-/// block as one fixed-size XOR, which compiles to a few vector instructions (the loop
-/// over a slice of unknown length does not).
+/// `row` is valid for 64 bytes of writes (they need not be initialised).
 #[inline(always)]
-fn xor_block(buf: &mut [u8], keystream: &[u8; 64]) {
-    if let Some(block) = buf.first_chunk_mut::<64>() {
-        for (b, k) in block.iter_mut().zip(keystream) {
-            *b ^= k;
+unsafe fn copy_block(row: *mut u8, buf: &[u8]) {
+    /// The first and last `N` bytes of `buf` (`N <= len <= 2N`) copied.
+    ///
+    /// # Safety
+    /// As [`copy_block`]'s, and `buf` is at most 64 bytes.
+    #[inline(always)]
+    unsafe fn ends<const N: usize>(row: *mut u8, buf: &[u8]) {
+        if let (Some(head), Some(tail)) = (buf.first_chunk::<N>(), buf.last_chunk::<N>()) {
+            // SAFETY: `N <= len <= 64` bytes from the row's start, and the last `N` of
+            // them: within the row (the caller's).
+            unsafe {
+                row.cast::<[u8; N]>().write_unaligned(*head);
+                row.add(buf.len() - N)
+                    .cast::<[u8; N]>()
+                    .write_unaligned(*tail);
+            }
         }
-    } else {
-        buf.iter_mut().zip(keystream).for_each(|(b, k)| *b ^= k);
+    }
+    let len = buf.len();
+    assert!(len <= 64, "a one-block message");
+    // SAFETY: `len <= 64`, the row the caller's.
+    unsafe {
+        match len {
+            32.. => ends::<32>(row, buf),
+            16..=31 => ends::<16>(row, buf),
+            8..=15 => ends::<8>(row, buf),
+            4..=7 => ends::<4>(row, buf),
+            _ => core::ptr::copy_nonoverlapping(buf.as_ptr(), row, len),
+        }
     }
 }
 
 /// How an opening group's passes run ([`open_in_passes`]).
 #[derive(Clone, Copy)]
 struct OpenPasses {
-    /// The lane items are at most a block long: the key pass computes block 1's
-    /// keystream beside each key block ([`KeyJobs::stream`]), and there is no
-    /// message pass.
+    /// The lane items are at most a block long: the key pass decrypts each message
+    /// beside its key block ([`KeyJobs::ciphertexts`]), and there is no message pass.
     first_blocks: bool,
     /// The key pass on paired sets ([`Jobs::PAIRED`]).
     keys_paired: bool,
@@ -1492,13 +1503,13 @@ struct OpenPasses {
 }
 
 /// The open of a group in passes, each its own kernel call: the key blocks of every
-/// lane item (with [`OpenPasses::first_blocks`], and their one block of keystream);
-/// all their tags, compared; then the messages of the items that matched (or their
-/// block of keystream XORed in). The failed items are zeroed; the rest of the group
-/// opens on the single path; with `ALONE`, only its keystream ([`keystream_alone`]):
-/// the key blocks and tags of every item of the group come from the passes. A constant,
-/// so that the plan without it compiles as it did before it (the short openings ran
-/// slower with it a run-time choice). Returns `Err` if any item failed.
+/// lane item (with [`OpenPasses::first_blocks`], and their one-block messages
+/// decrypted); all their tags, compared; then the messages of the items that matched.
+/// The failed items are zeroed; the rest of the group opens on the single path; with
+/// `ALONE`, only its keystream ([`keystream_alone`]): the key blocks and tags of every
+/// item of the group come from the passes. A constant, so that the plan without it
+/// compiles as it did before it (the short openings ran slower with it a run-time
+/// choice). Returns `Err` if any item failed.
 fn open_in_passes<V: AeadVariant, const ALONE: bool>(
     route: Route,
     mac_route: MacRoute,
@@ -1513,9 +1524,9 @@ fn open_in_passes<V: AeadVariant, const ALONE: bool>(
     // and only those are read (and wiped).
     let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
     let keys = keys.as_mut_ptr().cast::<[u8; 64]>();
-    let mut stream = core::mem::MaybeUninit::<KeyBlocks>::uninit();
-    let stream = if passes.first_blocks {
-        stream.as_mut_ptr().cast::<[u8; 64]>()
+    let mut ciphertexts = core::mem::MaybeUninit::<KeyBlocks>::uninit();
+    let ciphertexts = if passes.first_blocks {
+        ciphertexts.as_mut_ptr().cast::<[u8; 64]>()
     } else {
         core::ptr::null_mut()
     };
@@ -1531,31 +1542,28 @@ fn open_in_passes<V: AeadVariant, const ALONE: bool>(
         core::ptr::null_mut()
     };
     let mut jobs = KeyJobs {
-        items: &*group,
+        items: &mut *group,
         key,
         limit: mac_limit,
         keys,
-        stream,
+        ciphertexts,
         states,
         next: 0,
         variant: core::marker::PhantomData,
     };
     // SAFETY: the backend is available (every route a burst holds was checked); each
-    // job writes its own item's rows of `keys` and `stream` (64 bytes each, the
-    // latter from 64 readable zeros); two blocks from 0 are within every counter.
+    // job writes its own item's row of `keys` and its own buffer, reading its own row
+    // of `ciphertexts` (as long as the buffer); two blocks from 0 are within every
+    // counter.
     unsafe { run_jobs_or_paired(backend, &mut jobs, passes.keys_paired, V::ROUNDS / 2) };
     let mut tags = core::mem::MaybeUninit::uninit();
-    // SAFETY: the key pass wrote the key block of every lane item.
-    let tags = unsafe { mac_tags(mac_route, group, mac_limit, keys, &mut tags) };
+    // SAFETY: the key pass wrote the key block of every lane item, and with
+    // `ciphertexts` its ciphertext.
+    let tags = unsafe { mac_tags(mac_route, group, mac_limit, keys, ciphertexts, &mut tags) };
     // SAFETY: as above.
     unsafe { wipe_lane_rows(group, mac_limit, keys) };
     lane_verdicts(group, mac_limit, tags, verdicts);
     tags.iter_mut().for_each(wipe);
-    if passes.first_blocks {
-        // SAFETY: the key pass wrote block 1 of every lane item; `KeyBlocks` rows are
-        // 64-byte aligned.
-        unsafe { release_first_blocks(group, limit, verdicts, stream) };
-    }
     if messages {
         let mut jobs = MessageJobs {
             items: &mut *group,
