@@ -1898,6 +1898,20 @@ mod tests {
     use crate::variant::Ietf;
     use std::vec::Vec;
 
+    /// An opening's one-block copy at every length it takes: exactly the message's
+    /// bytes at the front of the row, nothing after them touched.
+    #[test]
+    fn one_block_copies_are_exact_at_every_length() {
+        let message: Vec<u8> = (1..=64).collect();
+        for len in 0..=64 {
+            let mut row = [0xee_u8; 64];
+            // SAFETY: a 64-byte row.
+            unsafe { copy_block(row.as_mut_ptr(), &message[..len]) };
+            assert_eq!(&row[..len], &message[..len], "length {len}");
+            assert!(row[len..].iter().all(|&b| b == 0xee), "past length {len}");
+        }
+    }
+
     /// The keystream-alone plan only with the MAC it was measured with: a burst whose
     /// MAC backend is another keeps the lanes' whole reach.
     #[test]
