@@ -452,10 +452,12 @@ fn item_state<V: AeadVariant>(item: &impl AeadItem<V>, key: Option<&[u8; 32]>) -
     <V as Sealed>::state(key, nonce.as_ref())
 }
 
-/// A group's one-time key blocks, each on a 64-byte boundary: the kernel stores each
-/// as whole vectors, which would otherwise be split across two cache lines.
+/// A row of 64 bytes for each item of a group, each on a 64-byte boundary: the
+/// one-time key blocks, which the kernel stores as whole vectors (they would otherwise
+/// be split across two cache lines), or an opening's copies of its one-block
+/// ciphertexts, which it loads the same way.
 #[repr(C, align(64))]
-struct KeyBlocks([[u8; 64]; GROUP]);
+struct Rows([[u8; 64]; GROUP]);
 
 /// An opening group's states, kept from the key pass for the message pass, each on a
 /// 64-byte boundary (copied in and out as whole vectors).
@@ -952,7 +954,7 @@ fn seal_items_split<V: AeadVariant>(
         // Not initialised: the kernel writes the key block of every lane item, the
         // single path that of every item sealed alone, and only those are read (and
         // wiped).
-        let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
+        let mut keys = core::mem::MaybeUninit::<Rows>::uninit();
         let keys = keys.as_mut_ptr().cast::<[u8; 64]>();
         if let Some((limit, lane_items)) = lanes {
             // SAFETY: `keys` has a row for each of the group's `GROUP` or fewer items.
@@ -1520,11 +1522,12 @@ fn open_in_passes<V: AeadVariant, const ALONE: bool>(
     passes: OpenPasses,
 ) -> Result<(), Error> {
     let backend = route.backend();
-    // None of the arrays initialised: the key pass writes the rows of the lane items,
-    // and only those are read (and wiped).
-    let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
+    // None of the arrays initialised: the key pass writes the rows of the lane items
+    // (their copies, [`KeyJobs::next`]), and only those are read (the key blocks and
+    // states wiped).
+    let mut keys = core::mem::MaybeUninit::<Rows>::uninit();
     let keys = keys.as_mut_ptr().cast::<[u8; 64]>();
-    let mut ciphertexts = core::mem::MaybeUninit::<KeyBlocks>::uninit();
+    let mut ciphertexts = core::mem::MaybeUninit::<Rows>::uninit();
     let ciphertexts = if passes.first_blocks {
         ciphertexts.as_mut_ptr().cast::<[u8; 64]>()
     } else {
@@ -1748,7 +1751,7 @@ fn open_group<V: AeadVariant>(
     if !short && !halves && !paired && waves_fit(group, limit, lane_width(backend)) {
         // Not initialised: the kernel writes the key block of every lane item, and
         // only those are read (and wiped).
-        let mut keys = core::mem::MaybeUninit::<KeyBlocks>::uninit();
+        let mut keys = core::mem::MaybeUninit::<Rows>::uninit();
         let mut jobs = OpenJobs {
             items: &mut *group,
             verdicts: &mut *verdicts,
