@@ -24,6 +24,10 @@ const SLIDE: [u8; 32] = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 ];
 
+/// The `tbl` pattern rotating each little-endian 32-bit word left by 8 bits: byte `i`
+/// of a word takes byte `i - 1`, byte 0 the word's top byte.
+const ROTL8: [u8; 16] = [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14];
+
 /// Rotates each 32-bit lane left by `$n`: a shift left, then `sri` inserts the bits
 /// shifted out at the bottom (two instructions, no separate `orr`).
 macro_rules! rotl {
@@ -78,8 +82,13 @@ unsafe impl Lanes for Neon {
     }
     #[inline(always)]
     unsafe fn rotl8(self) -> Self {
-        // SAFETY: NEON.
-        Neon(unsafe { rotl!(self.0, 8) })
+        // A whole-byte rotation is one `tbl` byte permutation, where the shift pair
+        // takes two instructions (and two dependent ones on the rounds' chain).
+        // SAFETY: NEON; `ROTL8` is 16 readable bytes.
+        Neon(unsafe {
+            let bytes = vqtbl1q_u8(vreinterpretq_u8_u32(self.0), vld1q_u8(ROTL8.as_ptr()));
+            vreinterpretq_u32_u8(bytes)
+        })
     }
     #[inline(always)]
     unsafe fn rotl7(self) -> Self {
