@@ -83,7 +83,7 @@ unsafe impl Lanes for Neon {
     #[inline(always)]
     unsafe fn rotl8(self) -> Self {
         // A whole-byte rotation is one `tbl` byte permutation, where the shift pair
-        // takes two instructions (and two dependent ones on the rounds' chain).
+        // takes two dependent instructions (3f85a82).
         // SAFETY: NEON; `ROTL8` is 16 readable bytes.
         Neon(unsafe {
             let bytes = vqtbl1q_u8(vreinterpretq_u8_u32(self.0), vld1q_u8(ROTL8.as_ptr()));
