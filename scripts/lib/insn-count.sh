@@ -30,36 +30,51 @@ insn_build() {
     echo "/var/cache/ragged-target/$t/$tr/release/examples/$example"
 }
 
+# insn_trace TARGET AWK TRACE_OUT STDOUT [NAME=VALUE]... -- PROGRAM [ARG]...: runs
+# PROGRAM (a path in the chroot, with the given variables in its environment) under
+# QEMU with the execution trace, which goes through a FIFO into the awk program AWK
+# (its output to TRACE_OUT); the program's stdout goes to STDOUT.
+insn_trace() {
+    local t=$1 awk_program=$2 trace_out=$3 stdout=$4 g fifo awk_pid rc=0 env=()
+    shift 4
+    while [ "$1" != -- ]; do
+        env+=("$1")
+        shift
+    done
+    shift
+    g=$(cross_gnu "$t")
+    fifo=/tmp/ragged-insn-$$.fifo
+    rm -f "$cross_root$fifo"
+    mkfifo "$cross_root$fifo"
+    awk "$awk_program" <"$cross_root$fifo" >"$trace_out" &
+    awk_pid=$!
+    in_root "${env[@]}" "$(cross_qemu "$t")" -L "/usr/$g" -one-insn-per-tb -d exec,nochain \
+        -D "$fifo" "$@" >"$stdout" || rc=$?
+    wait "$awk_pid" || rc=$?
+    rm -f "$cross_root$fifo"
+    if [ "$rc" != 0 ]; then
+        rm -f "$trace_out" "$stdout"
+        echo "the traced run of $1 failed (status $rc)" >&2
+        exit 1
+    fi
+}
+
 # insn_run TARGET PROGRAM OUT [NAME=VALUE]...: runs PROGRAM (a path in the chroot) under
 # QEMU with the execution trace (and the given variables in its environment), and
 # writes OUT: the program's stdout lines ("cell ... REPS") each followed by the
 # instruction counts of its REPS measurements ("count N", one per measurement, in
 # order).
 insn_run() {
-    local t=$1 prog=$2 out=$3 g fifo counts awk_pid rc=0
+    local t=$1 prog=$2 out=$3 counts rc=0
     shift 3
-    g=$(cross_gnu "$t")
-    fifo=/tmp/ragged-insn-$$.fifo
     counts=$cross_base/insn-counts.$$
-    rm -f "$cross_root$fifo"
-    mkfifo "$cross_root$fifo"
-    awk '
-        # A trace line ends with the symbol of the instruction (or nothing).
+    # A trace line ends with the symbol of the instruction (or nothing).
+    insn_trace "$t" '
         $1 != "Trace" { next }
         $NF == "ragged_insn_begin" { counting = 1; n = 0; next }
         $NF == "ragged_insn_end" { if (counting) print n; counting = 0; next }
         counting { n++ }
-    ' <"$cross_root$fifo" >"$counts" &
-    awk_pid=$!
-    in_root "$@" "$(cross_qemu "$t")" -L "/usr/$g" -one-insn-per-tb -d exec,nochain -D "$fifo" \
-        "$prog" >"$out.cells" || rc=$?
-    wait "$awk_pid" || rc=$?
-    rm -f "$cross_root$fifo"
-    if [ "$rc" != 0 ]; then
-        rm -f "$counts" "$out.cells"
-        echo "the traced run of $prog failed (status $rc)" >&2
-        exit 1
-    fi
+    ' "$counts" "$out.cells" "$@" -- "$prog"
     # Interleave: each "cell ... reps" line, then its `reps` counts.
     awk -v counts="$counts" '
         $1 == "cell" {
