@@ -157,8 +157,8 @@ fn main() {
     {
         let f = ragged_mem::strategy::x86_64_features();
         println!(
-            "cpu: avx2 {} avx512 {} zen5 {} erms {} fsrm {}",
-            f.avx2, f.avx512, f.zen5, f.erms, f.fsrm
+            "cpu: avx2 {} avx512 {} zmm {} erms {} fsrm {}",
+            f.avx2, f.avx512, f.zmm, f.erms, f.fsrm
         );
         println!(
             "current thresholds: rep movsb from {} B, non-temporal from {} B",
@@ -283,7 +283,7 @@ fn main() {
             }
         }
         "avx512" => {
-            // The two AVX-512 entries (other cores' and Zen 5's) against the AVX2
+            // The two AVX-512 entries (split cores' and full-width ones') against the AVX2
             // dispatch, `rep movsb`, the dispatcher and the library.
             let imps: Vec<Imp> = [ragged()]
                 .into_iter()

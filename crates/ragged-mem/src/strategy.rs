@@ -67,10 +67,11 @@ pub const REP_MOVSB_MIN: usize = crate::x86_64::REP_MOVSB_MIN;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub const NONTEMPORAL_MIN: usize = crate::x86_64::NONTEMPORAL_MIN;
 
-/// x86-64, on a Zen 5: the size above which a non-overlapping copy uses `rep movsb`
+/// x86-64, on a core with full-width 512-bit accesses (Zen 5, Intel from Ice Lake on):
+/// the size above which a non-overlapping copy uses `rep movsb`
 /// instead of the 64-byte loop (up to [`NONTEMPORAL_MIN`]).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-pub const ZEN5_LOOP_MAX: usize = crate::x86_64::ZEN5_LOOP_MAX;
+pub const ZMM_LOOP_MAX: usize = crate::x86_64::ZMM_LOOP_MAX;
 
 /// What the one runtime check found on this x86-64 CPU.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -84,9 +85,10 @@ pub struct X86Features {
     pub erms: bool,
     /// Fast short `rep movsb`.
     pub fsrm: bool,
-    /// An AMD Zen 5 (family 1Ah) with AVX-512: the copy's AVX-512 path uses 64-byte
-    /// vectors above 128 bytes, and `rep movsb` above [`ZEN5_LOOP_MAX`].
-    pub zen5: bool,
+    /// AVX-512 on a core that runs 512-bit loads and stores at full width (an AMD
+    /// Zen 5, an Intel core from Ice Lake on): the copy's AVX-512 path uses 64-byte
+    /// vectors above 128 bytes, and `rep movsb` above [`ZMM_LOOP_MAX`].
+    pub zmm: bool,
 }
 
 /// The cached result of the runtime CPU check.
@@ -99,7 +101,7 @@ pub fn x86_64_features() -> X86Features {
         avx512: f & cpu::AVX512 != 0,
         erms: f & cpu::ERMS != 0,
         fsrm: f & cpu::FSRM != 0,
-        zen5: f & cpu::ZEN5 != 0,
+        zmm: f & cpu::ZMM != 0,
     }
 }
 
@@ -126,11 +128,13 @@ pub enum Kernel {
     Sse2,
     /// x86-64: 32-byte AVX2 vectors above 32 bytes.
     Avx2,
-    /// x86-64: the AVX-512 copy as the dispatcher uses it on every AVX-512 core but
-    /// Zen 5 (AVX-512F, AVX-512BW, BMI2): two overlapping 64-byte vectors at 65–128
-    /// bytes, AVX2 vectors above.
+    /// x86-64: the AVX-512 copy as the dispatcher uses it on AVX-512 cores that split
+    /// 512-bit accesses or slow their clock for them (Zen 4, Skylake-SP; AVX-512F,
+    /// AVX-512BW, BMI2): two overlapping 64-byte vectors at 65–128 bytes, AVX2 vectors
+    /// above.
     Avx512,
-    /// x86-64: the dispatcher's copy on a Zen 5, runnable on any AVX-512 CPU: 64-byte
+    /// x86-64: the dispatcher's copy on a core with full-width 512-bit accesses (Zen 5,
+    /// Intel from Ice Lake on), runnable on any AVX-512 CPU: 64-byte
     /// vectors above 64 bytes (up to eight overlapping, then the loop with masked
     /// ends), `rep movsb` for large copies and for moves down by a large distance,
     /// the AVX2 loop for moves up by one, non-temporal stores when very large.
@@ -252,7 +256,7 @@ impl Kernel {
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx512 => crate::x86_64::copy_avx512::<false, true>(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::Avx512Zmm => crate::x86_64::memcpy_zen5(dst, src, n),
+                Kernel::Avx512Zmm => crate::x86_64::memcpy_zmm(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::RepMovsb => crate::x86_64::copy_rep_movsb(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -328,7 +332,7 @@ impl Kernel {
                     }
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::Avx512Zmm => crate::x86_64::memmove_zen5(dst, src, n),
+                Kernel::Avx512Zmm => crate::x86_64::memmove_zmm(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalAvx512 => {
                     if upward {

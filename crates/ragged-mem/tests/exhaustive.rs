@@ -119,12 +119,12 @@ fn large(kernel: Kernel) {
     if !runs_here(kernel, module_path!()) {
         return;
     }
-    // Each size around the `rep movsb` thresholds; the Zen 5 one is also a move
+    // Each size around the `rep movsb` thresholds; the full-width AVX-512 one is also a move
     // distance (below).
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     let thresholds = {
         let t = ragged_mem::strategy::REP_MOVSB_MIN;
-        let z = ragged_mem::strategy::ZEN5_LOOP_MAX;
+        let z = ragged_mem::strategy::ZMM_LOOP_MAX;
         [t - 1, t, t + 1, z - 1, z, z + 1, 2 * z + 5]
     };
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]

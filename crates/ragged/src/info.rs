@@ -144,12 +144,10 @@ pub fn peer_versions() -> Vec<(&'static str, String)> {
 pub fn copy_strategy() -> String {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        use ragged_mem::strategy::{
-            NONTEMPORAL_MIN, REP_MOVSB_MIN, ZEN5_LOOP_MAX, x86_64_features,
-        };
+        use ragged_mem::strategy::{NONTEMPORAL_MIN, REP_MOVSB_MIN, ZMM_LOOP_MAX, x86_64_features};
         let f = x86_64_features();
-        let vectors = if f.zen5 {
-            "avx512 (Zen 5: 64-byte vectors and loop)"
+        let vectors = if f.zmm {
+            "avx512 (full width: 64-byte vectors and loop)"
         } else if f.avx512 {
             "avx512 (65-128 B) + avx2"
         } else if f.avx2 {
@@ -157,8 +155,8 @@ pub fn copy_strategy() -> String {
         } else {
             "sse2"
         };
-        let rep = if f.zen5 {
-            format!("above {ZEN5_LOOP_MAX} B")
+        let rep = if f.zmm {
+            format!("above {ZMM_LOOP_MAX} B")
         } else if f.avx2 || !f.erms {
             "never".to_string()
         } else {

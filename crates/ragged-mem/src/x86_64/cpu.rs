@@ -1,6 +1,7 @@
 //! The one runtime check on x86-64: which of AVX2, AVX-512 (F, BW, with BMI2), ERMS
-//! and FSRM this CPU has, and whether it is a Zen 5 (whose best copy shapes differ),
-//! read with `cpuid` once and cached in an atomic.
+//! and FSRM this CPU has, and whether its core runs 512-bit loads and stores at full
+//! width (whose best copy shapes differ), read with `cpuid` once and cached in an
+//! atomic.
 //!
 //! No `std` is needed (the crate is `no_std`, and under `c-symbols` it may be the
 //! `memcpy` of a binary without an operating-system runtime). Features enabled at
@@ -19,16 +20,17 @@ pub(crate) const FSRM: u8 = 1 << 2;
 /// BMI2 (for `bzhi`, which makes the masks), the OS saves the opmask and all 512-bit
 /// registers, and [`AVX2`] is set too.
 pub(crate) const AVX512: u8 = 1 << 3;
-/// The core is an AMD Zen 5 (family 1Ah) with [`AVX512`]: its 512-bit loads and
-/// stores run at full width, where Zen 4 splits them in two, so the copy's size
-/// classes and loop are chosen for it apart (see `super::memcpy_resolve`).
-pub(crate) const ZEN5: u8 = 1 << 4;
+/// [`AVX512`] on a core that runs 512-bit loads and stores at full width, where Zen 4
+/// splits them in two: an AMD Zen 5 (family 1Ah), or an Intel core from Ice Lake on.
+/// The copy's size classes and loop are chosen for these apart (see
+/// `super::memcpy_resolve`).
+pub(crate) const ZMM: u8 = 1 << 4;
 /// Set once the other bits are valid, so the cache is never zero after the first look.
 const KNOWN: u8 = 1 << 7;
 
 static FEATURES: AtomicU8 = AtomicU8::new(0);
 
-/// The feature bits of this CPU (`AVX2 | AVX512 | ERMS | FSRM | ZEN5` subset). The first call runs
+/// The feature bits of this CPU (`AVX2 | AVX512 | ERMS | FSRM | ZMM` subset). The first call runs
 /// `cpuid`; later calls are one relaxed load. Two threads racing on the first call both
 /// compute the same value, so relaxed ordering is enough.
 #[inline]
@@ -100,11 +102,8 @@ fn detect() -> u8 {
             let want = (1 << 16) | (1 << 30) | (1 << 8);
             if leaf7.ebx & want == want && xcr0 & 0b1110_0000 == 0b1110_0000 {
                 bits |= AVX512;
-                // "AuthenticAMD" in ebx, edx, ecx.
-                let amd =
-                    (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
-                if is_zen5(amd, leaf1.eax) {
-                    bits |= ZEN5;
+                if full_width_zmm(Vendor::of(vendor.ebx, vendor.edx, vendor.ecx), leaf1.eax) {
+                    bits |= ZMM;
                 }
             }
         }
@@ -112,16 +111,50 @@ fn detect() -> u8 {
     bits
 }
 
-/// `true` for an AMD CPU of family 1Ah (Zen 5), from its vendor and `cpuid` leaf 1
-/// `eax` (family with its extended field), so tests can name CPUs they do not run on.
-fn is_zen5(amd: bool, eax: u32) -> bool {
+/// The makers whose cores [`full_width_zmm`] tells apart.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Vendor {
+    Amd,
+    Intel,
+    Other,
+}
+
+impl Vendor {
+    /// The maker from `cpuid` leaf 0's `ebx`, `edx`, `ecx` (its name, twelve bytes).
+    fn of(ebx: u32, edx: u32, ecx: u32) -> Vendor {
+        match (ebx, edx, ecx) {
+            // "AuthenticAMD".
+            (0x6874_7541, 0x6974_6e65, 0x444d_4163) => Vendor::Amd,
+            // "GenuineIntel".
+            (0x756e_6547, 0x4965_6e69, 0x6c65_746e) => Vendor::Intel,
+            _ => Vendor::Other,
+        }
+    }
+}
+
+/// Whether a CPU with AVX-512 (F and BW) runs 512-bit loads and stores at full width
+/// and without a clock penalty worth avoiding, from its maker and `cpuid` leaf 1 `eax`
+/// (family and model with their extended fields), so tests can name CPUs they do not
+/// run on: an AMD of family 1Ah (Zen 5), or an Intel core of family 6 other than
+/// model 55h (Skylake-SP, Cascade Lake and Cooper Lake, which lower their clock for
+/// 512-bit work; later cores much less). Zen 4 (family 19h) splits each access in two.
+fn full_width_zmm(vendor: Vendor, eax: u32) -> bool {
     let base_family = (eax >> 8) & 0xf;
     let family = if base_family == 0xf {
         base_family + ((eax >> 20) & 0xff)
     } else {
         base_family
     };
-    amd && family == 0x1a
+    let model = if base_family == 0x6 || base_family == 0xf {
+        ((eax >> 4) & 0xf) | (((eax >> 16) & 0xf) << 4)
+    } else {
+        (eax >> 4) & 0xf
+    };
+    match vendor {
+        Vendor::Amd => family == 0x1a,
+        Vendor::Intel => family == 0x6 && model != 0x55,
+        Vendor::Other => false,
+    }
 }
 
 /// Reads XCR0.
@@ -136,20 +169,29 @@ unsafe fn xgetbv0() -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::is_zen5;
+    use super::{Vendor, full_width_zmm};
 
     #[test]
-    fn zen5_is_amd_family_1ah_only() {
+    fn full_width_zmm_is_zen5_and_intel_from_ice_lake() {
         // `cpuid` leaf 1 `eax` (stepping 0): Zen 5 Turin 1Ah/02h and Granite Ridge
-        // 1Ah/44h; Zen 3 Milan 19h/01h, Zen 4 Genoa 19h/11h and Raphael 19h/61h; an
-        // Intel core, family 6 model 8Fh.
-        assert!(is_zen5(true, 0x00b0_0f20));
-        assert!(is_zen5(true, 0x00b4_0f40));
+        // 1Ah/44h; Zen 3 Milan 19h/01h, Zen 4 Genoa 19h/11h and Raphael 19h/61h.
+        assert!(full_width_zmm(Vendor::Amd, 0x00b0_0f20));
+        assert!(full_width_zmm(Vendor::Amd, 0x00b4_0f40));
         for eax in [0x00a0_0f10, 0x00a1_0f10, 0x00a6_0f10] {
-            assert!(!is_zen5(true, eax), "{eax:#x}");
+            assert!(!full_width_zmm(Vendor::Amd, eax), "{eax:#x}");
         }
-        // Not AMD: no Zen 5, whatever the signature.
-        assert!(!is_zen5(false, 0x00b0_0f20));
-        assert!(!is_zen5(false, 0x0008_06f0));
+        // Intel family 6: Ice Lake-SP 6Ah, Sapphire Rapids 8Fh, Rocket Lake A7h,
+        // Granite Rapids ADh; not Skylake-SP/Cascade Lake 55h.
+        for eax in [0x0006_06a0, 0x0008_06f0, 0x000a_0670, 0x000a_06d0] {
+            assert!(full_width_zmm(Vendor::Intel, eax), "{eax:#x}");
+        }
+        assert!(!full_width_zmm(Vendor::Intel, 0x0005_0650));
+        // Another maker: none, whatever the signature.
+        assert!(!full_width_zmm(Vendor::Other, 0x00b0_0f20));
+        assert!(!full_width_zmm(Vendor::Other, 0x0008_06f0));
+        // The vendor strings.
+        assert!(Vendor::of(0x6874_7541, 0x6974_6e65, 0x444d_4163) == Vendor::Amd);
+        assert!(Vendor::of(0x756e_6547, 0x4965_6e69, 0x6c65_746e) == Vendor::Intel);
+        assert!(Vendor::of(0, 0, 0) == Vendor::Other);
     }
 }

@@ -1,8 +1,9 @@
 //! The x86-64 strategy. Up to 64 B: overlapping scalar and SSE2 accesses, inlined into
 //! the caller, no runtime check. Above that, one indirect jump to the entry chosen for
 //! this CPU on the first such copy (`entry.rs`): on a CPU with AVX-512F/BW, 65–128 B
-//! are two overlapping 64-byte vectors; above that, on a Zen 5, 64-byte vectors and
-//! `rep movsb` in a window of sizes ([`ZEN5_LOOP_MAX`]), on other AVX-512 cores the
+//! are two overlapping 64-byte vectors; above that, on a core with full-width 512-bit
+//! accesses (Zen 5, Intel from Ice Lake on), 64-byte vectors and `rep movsb` in a
+//! window of sizes ([`ZMM_LOOP_MAX`]), on other AVX-512 cores (Zen 4) the
 //! AVX2 path (see [`memcpy_resolve`] for why the two differ); on an AVX2 CPU, eight
 //! SSE2 vectors up to 128 B, overlapping AVX2 accesses up to 256 B, then the AVX2
 //! loop; without AVX2, the SSE2 copy, or `rep movsb` where the CPU reports ERMS and it
@@ -50,15 +51,15 @@ const REP_MOVSB_BAD_DISTANCE: usize = 64;
 /// together fill the L3, and pulled ahead of it and of `rep movsb` beyond (0917404).
 pub(crate) const NONTEMPORAL_MIN: usize = 16 << 20;
 
-/// On a Zen 5, a disjoint copy of more than this many bytes (below
-/// [`NONTEMPORAL_MIN`]), and a downward move whose destination starts more than this
+/// On a core with full-width 512-bit accesses ([`cpu::ZMM`]), a disjoint copy of more
+/// than this many bytes (below [`NONTEMPORAL_MIN`]), and a downward move whose destination starts more than this
 /// many bytes below its source, use `rep movsb` rather than the 64-byte loop (outside
 /// `rep movsb`'s bad distance): once the destination bytes that are not also source
 /// bytes no longer fit the L1 data cache beside the source, the loop fell far behind
 /// the string move; below, it was far ahead (4a49ecd). A move up by more than this
 /// many bytes takes the AVX2 backward loop, which ran ahead of the 64-byte one there
 /// (41651e1).
-pub(crate) const ZEN5_LOOP_MAX: usize = 24 << 10;
+pub(crate) const ZMM_LOOP_MAX: usize = 24 << 10;
 
 /// Where [`memcpy`] goes above [`INLINE_MAX`]: [`memcpy_avx512`], [`memcpy_above64_avx2`]
 /// or [`memcpy_above64`], chosen by [`memcpy_resolve`] on the first such copy.
@@ -159,14 +160,16 @@ unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
 /// The AVX-512 entry is chosen per core. Zen 4 splits each 512-bit access in two, and
 /// there 64-byte vectors above 128 B lost to the AVX2 classes and loop (0b9182b, and
 /// through the dispatcher four vectors at 129–256 B and eight at 257–512 B again,
-/// ba1a756), so it and every core not measured take `ZMM = false`. Zen 5 runs them at
-/// full width, and there they won (4a49ecd). Figures in docs/tuning.md.
+/// ba1a756), so it takes `ZMM = false`, and so does Skylake-SP, which slows its clock
+/// for 512-bit work. Zen 5 runs them at full width, and there they won (4a49ecd), as
+/// they did on an Intel Xeon with AVX-512 and AMX, from 1420 B to 16 KiB, with the
+/// Zen 5 thresholds (`cpu::ZMM`). Figures in docs/tuning.md.
 ///
 /// # Safety
 /// As for [`memcpy`], with `n > INLINE_MAX`.
 unsafe fn memcpy_resolve(dst: *mut u8, src: *const u8, n: usize) {
     let features = cpu::features();
-    let entry: Entry = if features & cpu::ZEN5 != 0 {
+    let entry: Entry = if features & cpu::ZMM != 0 {
         memcpy_avx512::<true>
     } else if features & cpu::AVX512 != 0 {
         memcpy_avx512::<false>
@@ -298,7 +301,7 @@ fn rep_distance_ok(dst: *const u8, src: *const u8) -> bool {
 /// As for [`memmove`], with `n > INLINE_MAX`.
 unsafe fn memmove_resolve(dst: *mut u8, src: *const u8, n: usize) {
     let features = cpu::features();
-    let entry: Entry = if features & cpu::ZEN5 != 0 {
+    let entry: Entry = if features & cpu::ZMM != 0 {
         memmove_avx512::<true>
     } else if features & cpu::AVX512 != 0 {
         memmove_avx512::<false>
@@ -378,8 +381,8 @@ unsafe fn memmove_avx2(dst: *mut u8, src: *const u8, n: usize) {
 
 /// Disjoint copy of more than [`INLINE_MAX`] bytes on an AVX-512 CPU: two overlapping
 /// 64-byte vectors up to 128 B; above that a tail call to [`memcpy_avx2`], or if
-/// `ZMM` (Zen 5, see [`memcpy_resolve`]) up to eight overlapping 64-byte vectors, the
-/// 64-byte loop with masked ends up to [`ZEN5_LOOP_MAX`], then `rep movsb` (the loop
+/// `ZMM` (see [`memcpy_resolve`]) up to eight overlapping 64-byte vectors, the
+/// 64-byte loop with masked ends up to [`ZMM_LOOP_MAX`], then `rep movsb` (the loop
 /// within its bad distance), and non-temporal stores when large.
 ///
 /// # Safety
@@ -400,7 +403,7 @@ unsafe fn memcpy_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize)
             memcpy_avx2(dst, src, n)
         } else if n <= 8 * 64 {
             vector::copy_upto8v_from1v::<Avx512>(dst, src, n)
-        } else if n <= ZEN5_LOOP_MAX {
+        } else if n <= ZMM_LOOP_MAX {
             vector::loop_forward_masked::<Avx512>(dst, src, n)
         } else if n >= NONTEMPORAL_MIN {
             nontemporal::copy::<Sse2, Avx512>(dst, src, n)
@@ -416,7 +419,7 @@ unsafe fn memcpy_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize)
 /// vectors up to 128 B; above that a tail call to [`memmove_avx2`], or if `ZMM` up
 /// to eight 64-byte vectors, all loaded before any is stored (no overlap test), then
 /// disjoint buffers as [`memcpy_avx512`], overlapping ones with the masked loop in the
-/// safe direction, or for a move by more than [`ZEN5_LOOP_MAX`], `rep movsb` down and
+/// safe direction, or for a move by more than [`ZMM_LOOP_MAX`], `rep movsb` down and
 /// the AVX2 loop up.
 ///
 /// # Safety
@@ -442,14 +445,14 @@ unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize
         } else if disjoint(dst, src, n) {
             memcpy_avx512::<ZMM>(dst, src, n)
         } else if !forward_is_safe(dst, src, n) {
-            if dst.addr() - src.addr() > ZEN5_LOOP_MAX {
+            if dst.addr() - src.addr() > ZMM_LOOP_MAX {
                 // Up by more than that, the AVX2 loop ran ahead of the 64-byte one
-                // (see `ZEN5_LOOP_MAX`).
+                // (see `ZMM_LOOP_MAX`).
                 copy_backward_avx2(dst, src, n)
             } else {
                 vector::loop_backward_masked::<Avx512>(dst, src, n)
             }
-        } else if src.addr() - dst.addr() > ZEN5_LOOP_MAX && rep_distance_ok(dst, src) {
+        } else if src.addr() - dst.addr() > ZMM_LOOP_MAX && rep_distance_ok(dst, src) {
             // The destination bytes below the source are as many as a copy's that
             // takes `rep movsb`, and they are not in the cache either.
             rep::copy(dst, src, n)
@@ -605,22 +608,24 @@ pub(crate) unsafe fn memmove_without_avx512(dst: *mut u8, src: *const u8, n: usi
     unsafe { through(entry, dst, src, n) }
 }
 
-/// Disjoint copy of any size as the dispatcher makes it on a Zen 5, on any CPU with
+/// Disjoint copy of any size as the dispatcher makes it on a core with full-width
+/// 512-bit accesses ([`cpu::ZMM`]), on any CPU with
 /// AVX-512 (so the tests run it everywhere they can). Reachable as
 /// [`Kernel::Avx512Zmm`](crate::strategy::Kernel::Avx512Zmm).
 ///
 /// # Safety
 /// As for [`memcpy`]; the CPU must support AVX-512F, AVX-512BW and BMI2.
-pub(crate) unsafe fn memcpy_zen5(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn memcpy_zmm(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee, with the features `memcpy_avx512` needs.
     unsafe { through(memcpy_avx512::<true>, dst, src, n) }
 }
 
-/// Move of any size as the dispatcher makes it on a Zen 5, like [`memcpy_zen5`].
+/// Move of any size as the dispatcher makes it on a core with full-width 512-bit
+/// accesses, like [`memcpy_zmm`].
 ///
 /// # Safety
 /// As for [`memmove`]; the CPU must support AVX-512F, AVX-512BW and BMI2.
-pub(crate) unsafe fn memmove_zen5(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn memmove_zmm(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee, with the features `memmove_avx512` needs.
     unsafe { through(memmove_avx512::<true>, dst, src, n) }
 }

@@ -1,7 +1,8 @@
 //! The `memcpy` implementations: ragged (dispatched and with the word strategy forced;
-//! with `--backends` also its x86-64 AVX2 and AVX-512 paths and Zen 5's forced, where
-//! the CPU has them), the platform `memcpy` (through `copy_from_slice`), a copy that uses words
-//! only when source and destination are co-aligned, and a byte loop.
+//! with `--backends` also its x86-64 AVX2 and AVX-512 paths and the full-width one
+//! (Zen 5, Intel) forced, where the CPU has them), the platform `memcpy` (through
+//! `copy_from_slice`), a copy that uses words only when source and destination are
+//! co-aligned, and a byte loop.
 //!
 //! Each call copies a separate source buffer into a destination that starts on a
 //! page boundary; the case's offset (0, 1, 3, 5) is how far the source starts past
@@ -175,7 +176,7 @@ pinned!(
 );
 
 pinned!(
-    /// x86-64: the dispatcher's AVX-512 path on every AVX-512 core but Zen 5 (without
+    /// x86-64: the dispatcher's AVX-512 path on Zen 4 and Skylake-SP (without
     /// its non-temporal stores), forced.
     RaggedAvx512,
     "ragged-avx512",
@@ -183,8 +184,9 @@ pinned!(
 );
 
 pinned!(
-    /// x86-64: the dispatcher's path on a Zen 5 (64-byte vectors throughout), forced:
-    /// on a Zen 5 the dispatched column's own kernel, called out of line.
+    /// x86-64: the dispatcher's path on a core with full-width 512-bit accesses (Zen 5,
+    /// Intel from Ice Lake on; 64-byte vectors throughout), forced: there the
+    /// dispatched column's own kernel, called out of line.
     RaggedAvx512Zmm,
     "ragged-avx512-zmm",
     Kernel::Avx512Zmm
