@@ -163,7 +163,7 @@ unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
 /// ba1a756), so it takes `ZMM = false`, and so does Skylake-SP, which slows its clock
 /// for 512-bit work. Zen 5 runs them at full width, and there they won (4a49ecd), as
 /// they did on an Intel Xeon with AVX-512 and AMX, from 1420 B to 16 KiB, with the
-/// Zen 5 thresholds (`cpu::ZMM`). Figures in docs/tuning.md.
+/// Zen 5 thresholds (d20108b; `cpu::ZMM`). Figures in docs/tuning.md.
 ///
 /// # Safety
 /// As for [`memcpy`], with `n > INLINE_MAX`.
