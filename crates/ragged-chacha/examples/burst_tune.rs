@@ -4,13 +4,15 @@
 //! interrupted is only slower), so the ratio holds up where `ragged speed`'s medians
 //! do not.
 //!
-//! `cargo run --release -p ragged-chacha --example burst_tune -- [SECONDS] [sweep | seal|open|xor:N:LEN[+N:LEN…]…]`
+//! `cargo run --release -p ragged-chacha --example burst_tune -- [SECONDS] [packed] [sweep | seal|open|xor:N:LEN[+N:LEN…]…]`
 //!
 //! With no shapes, `ragged speed`'s burst rows; with `sweep`, a grid of shapes (6–64
 //! items of 64–1500 bytes, and mixes, each kind) of which only those where the burst
 //! is slower are printed, then a count: the check to run before and after a change to
 //! the burst plan, whose table rows alone hid bursts slower than looped. Prints, per
 //! shape, ns a call each way and looped / burst (above 1: the burst call is faster).
+//! Each packet is its own allocation, or with `packed` all in one buffer, 16 bytes
+//! apart, as in `ragged speed`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -50,19 +52,44 @@ fn lengths(spec: &str) -> Vec<usize> {
     out
 }
 
+/// Where a shape's packets live: each its own allocation, or (`packed`) one after the
+/// other in one buffer with 16 bytes (a tag's room) after each, as `ragged speed`'s
+/// burst rows lay them out.
+fn packets<'a>(
+    own: &'a mut Vec<Vec<u8>>,
+    one: &'a mut Vec<u8>,
+    lens: &[usize],
+    packed: bool,
+) -> Vec<&'a mut [u8]> {
+    if !packed {
+        *own = lens.iter().map(|&l| vec![1u8; l]).collect();
+        return own.iter_mut().map(Vec::as_mut_slice).collect();
+    }
+    *one = vec![1u8; lens.iter().map(|l| l + 16).sum()];
+    let mut rest = one.as_mut_slice();
+    let mut out = Vec::new();
+    for &len in lens {
+        let (packet, after) = rest.split_at_mut(len);
+        out.push(packet);
+        rest = &mut after[16..];
+    }
+    out
+}
+
 /// ns a call: burst, looped.
-fn time(kind: &str, lens: &[usize], seconds: f64) -> (f64, f64) {
+fn time(kind: &str, lens: &[usize], seconds: f64, packed: bool) -> (f64, f64) {
     let aead = ChaCha20Poly1305::new(&KEY);
-    let mut bufs: Vec<Vec<u8>> = lens.iter().map(|&l| vec![1u8; l]).collect();
+    let (mut own, mut one) = (Vec::new(), Vec::new());
+    let mut bufs = packets(&mut own, &mut one, lens, packed);
     let mut tags: Vec<[u8; 16]> = vec![[0; 16]; lens.len()];
     for (i, (b, t)) in bufs.iter_mut().zip(tags.iter_mut()).enumerate() {
         *t = aead.encrypt_in_place_detached(&nonce(i), b"", b).unwrap();
     }
-    let sealed = bufs.clone();
+    let sealed: Vec<Vec<u8>> = bufs.iter().map(|b| b.to_vec()).collect();
     let bytes: usize = lens.iter().sum();
     // About 100 µs a sample.
     let calls = (100_000 / (bytes / 4 + 200)).max(1);
-    let burst = |bufs: &mut Vec<Vec<u8>>| match kind {
+    let burst = |bufs: &mut Vec<&mut [u8]>| match kind {
         "seal" => {
             let mut items: Vec<SealItem<'_, _>> = bufs
                 .iter_mut()
@@ -95,7 +122,7 @@ fn time(kind: &str, lens: &[usize], seconds: f64) -> (f64, f64) {
         }
         _ => panic!("seal, open or xor"),
     };
-    let looped = |bufs: &mut Vec<Vec<u8>>| match kind {
+    let looped = |bufs: &mut Vec<&mut [u8]>| match kind {
         "seal" => {
             for (i, b) in bufs.iter_mut().enumerate() {
                 black_box(aead.encrypt_in_place_detached(&nonce(i), b"", b).unwrap());
@@ -135,6 +162,10 @@ fn main() {
         }
         None => 1.0,
     };
+    let packed = args.first().is_some_and(|a| a == "packed");
+    if packed {
+        args.remove(0);
+    }
     let sweep = args.first().is_some_and(|a| a == "sweep");
     if sweep {
         args = sweep_shapes();
@@ -153,7 +184,7 @@ fn main() {
     for arg in &args {
         let (kind, spec) = arg.split_once(':').expect("KIND:N:LEN");
         let lens = lengths(spec);
-        let (burst, looped) = time(kind, &lens, seconds);
+        let (burst, looped) = time(kind, &lens, seconds, packed);
         let ratio = looped / burst;
         slower += usize::from(ratio < 1.0);
         below_95 += usize::from(ratio < 0.95);

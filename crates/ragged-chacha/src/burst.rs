@@ -507,12 +507,31 @@ const AEAD_OPEN_COSTS_ZEN5: Costs = Costs {
     ..AEAD_COSTS_ZEN5
 };
 
-/// The AEAD's costs on this core, for a seal or (`open`) an opening.
+/// The same on an Intel core's 16 lanes ([`Core::Intel`], AVX-512): the MAC's own pass
+/// priced per message block, as on Zen 5 but with one set of lanes (fitted in the
+/// commit that set it, figures in `docs/tuning.md`).
+const AEAD_COSTS_INTEL16: Costs = Costs {
+    lane_mac_hundredths: 29,
+    ..AEAD_COSTS
+};
+
+/// The same for an opening on an Intel core's 16 lanes, whose lanes cost more a message
+/// block than a seal's, as on Zen 5 (fitted in the commit that set it, figures in
+/// `docs/tuning.md`).
+const AEAD_OPEN_COSTS_INTEL16: Costs = Costs {
+    lane_mac_hundredths: 32,
+    ..AEAD_COSTS
+};
+
+/// The AEAD's costs on this core, for a seal or (`open`) an opening, on lanes `width`
+/// blocks wide.
 #[inline(always)]
-fn aead_costs(open: bool) -> Costs {
-    match (Core::this(), open) {
-        (Core::Zen5, false) => AEAD_COSTS_ZEN5,
-        (Core::Zen5, true) => AEAD_OPEN_COSTS_ZEN5,
+fn aead_costs(open: bool, width: usize) -> Costs {
+    match (Core::this(), open, width) {
+        (Core::Zen5, false, _) => AEAD_COSTS_ZEN5,
+        (Core::Zen5, true, _) => AEAD_OPEN_COSTS_ZEN5,
+        (Core::Intel, false, 16) => AEAD_COSTS_INTEL16,
+        (Core::Intel, true, 16) => AEAD_OPEN_COSTS_INTEL16,
         _ => AEAD_COSTS,
     }
 }
@@ -528,6 +547,24 @@ const XOR_COSTS: Costs = Costs {
     halves: false,
     lane_mac_hundredths: 0,
 };
+
+/// The same on an Intel core's 16 lanes ([`Core::Intel`], AVX-512): items of up to 15
+/// blocks, as a 1024-byte item's single call (one full batch) ran ahead of the lanes
+/// wherever they were not all busy (fitted in the commit that set it, figures in
+/// `docs/tuning.md`).
+const XOR_COSTS_INTEL16: Costs = Costs {
+    most: 15,
+    ..XOR_COSTS
+};
+
+/// The keystream items' costs on this core, on lanes `width` blocks wide.
+#[inline(always)]
+fn xor_costs(width: usize) -> Costs {
+    match (Core::this(), width) {
+        (Core::Intel, 16) => XOR_COSTS_INTEL16,
+        _ => XOR_COSTS,
+    }
+}
 
 /// The most message blocks (64 bytes each, rounded up) of an AEAD item the lanes take in
 /// this group, sealing or (`open`) opening, with the keystream-alone plan's reach where
@@ -545,7 +582,7 @@ fn aead_limit<V: AeadVariant>(
     }
     let blocks = group.iter().map(|item| item.len().div_ceil(64));
     let width = backend.lane_width();
-    let costs = aead_costs(open);
+    let costs = aead_costs(open, width);
     let most = alone.map_or(costs.most, |alone| costs.most.min(alone.lanes_most));
     lane_limit(width, lane_sets(width), Costs { most, ..costs }, blocks)
 }
@@ -1019,7 +1056,13 @@ unsafe fn seal_lane_items<V: AeadVariant>(
     let (lanes, longest) = (lane_items.count, lane_items.longest);
     let backend = route.backend();
     let paired = pairs(backend, lanes, longest + 1);
-    let halves = !paired && in_halves(backend, aead_costs(false), lane_items, HALVES_FROM);
+    let halves = !paired
+        && in_halves(
+            backend,
+            aead_costs(false, backend.lane_width()),
+            lane_items,
+            HALVES_FROM,
+        );
     let fused = paired || (lanes >= backend.lane_width() && !halves);
     let mut jobs = SealJobs {
         items: group,
@@ -1743,7 +1786,7 @@ fn open_group<V: AeadVariant>(
     } else {
         OPEN_HALVES_FROM
     };
-    let halves = in_halves(backend, aead_costs(true), lane_group, from);
+    let halves = in_halves(backend, aead_costs(true, width), lane_group, from);
     // Paired from `OPEN_PAIRED_FROM` message blocks (waves beat them below).
     let paired = pairs(backend, lane_group.count, lane_group.longest)
         && lane_group.longest >= OPEN_PAIRED_FROM;
@@ -1860,7 +1903,7 @@ pub(crate) fn xor_items<V: Variant>(
         lane_limit(
             backend.lane_width(),
             1,
-            XOR_COSTS,
+            xor_costs(backend.lane_width()),
             blocks.filter(|&b| b != 0),
         )
     } else {
@@ -1915,6 +1958,26 @@ mod tests {
         }
     }
 
+    /// The Intel 16-lane costs' choices at the shapes that fitted them: 1420-byte items
+    /// (23 blocks) on the single path, sealing and opening, 1024-byte ones and shorter
+    /// in the lanes; keystream items of 16 blocks on the single path.
+    #[test]
+    fn intel_costs_leave_full_size_packets_to_the_single_path() {
+        let items = |n, blocks| core::iter::repeat_n(blocks, n);
+        for costs in [AEAD_COSTS_INTEL16, AEAD_OPEN_COSTS_INTEL16] {
+            assert_eq!(lane_limit(16, 1, costs, items(16, 23)), None);
+            assert_eq!(lane_limit(16, 1, costs, items(64, 23)), None);
+            assert_eq!(lane_limit(16, 1, costs, items(16, 16)), Some(16));
+            assert_eq!(lane_limit(16, 1, costs, items(64, 16)), Some(16));
+            assert_eq!(lane_limit(16, 1, costs, items(16, 9)), Some(9));
+            assert_eq!(lane_limit(16, 1, costs, items(16, 1)), Some(1));
+        }
+        assert_eq!(lane_limit(16, 1, XOR_COSTS_INTEL16, items(14, 16)), None);
+        assert_eq!(lane_limit(16, 1, XOR_COSTS_INTEL16, items(32, 16)), None);
+        assert_eq!(lane_limit(16, 1, XOR_COSTS_INTEL16, items(16, 9)), Some(9));
+        assert_eq!(lane_limit(16, 1, XOR_COSTS_INTEL16, items(32, 1)), Some(1));
+    }
+
     /// The keystream-alone plan only with the MAC it was measured with: a burst whose
     /// MAC backend is another keeps the lanes' whole reach.
     #[test]
@@ -1926,7 +1989,7 @@ mod tests {
                     assert!(plan.is_none(), "{mac_backend:?}");
                 } else {
                     let plan = plan.expect("Zen 5 with IFMA");
-                    assert!(plan.fewest >= 8 && plan.lanes_most < aead_costs(open).most);
+                    assert!(plan.fewest >= 8 && plan.lanes_most < aead_costs(open, 16).most);
                 }
             }
         }

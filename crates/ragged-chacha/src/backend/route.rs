@@ -320,7 +320,10 @@ fn table(core: Core) -> Row {
             }),
             mac: None,
         },
-        Core::Other => Row {
+        // The Intel rows are its burst costs (`burst.rs`); its single-message paths keep
+        // the backend's own (at 16 and 64 bytes the AVX-512 row form ran ahead of the
+        // portable block and the other backends there, docs/tuning.md).
+        Core::Other | Core::Intel => Row {
             chacha: None,
             mac: None,
         },
@@ -340,6 +343,9 @@ pub(crate) enum Core {
     Zen4,
     /// AMD family 1Ah.
     Zen5,
+    /// Intel family 6 (every Core and Xeon since the Pentium Pro; the costs measured
+    /// on one with AVX-512 apply only to the 16-lane backend's bursts).
+    Intel,
 }
 
 impl Core {
@@ -347,7 +353,7 @@ impl Core {
     /// hypervisor, so it is not asked per cipher).
     #[inline]
     pub(crate) fn this() -> Core {
-        const CORES: [Core; 3] = [Core::Other, Core::Zen4, Core::Zen5];
+        const CORES: [Core; 4] = [Core::Other, Core::Zen4, Core::Zen5, Core::Intel];
         match CORE.load(Ordering::Relaxed) {
             0 => {
                 let core = Core::identify();
@@ -368,9 +374,14 @@ impl Core {
         // registers; leaves 0 and 1 always exist. (`__cpuid` is a safe function in
         // newer Rust; the block is for older compilers.)
         let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
-        // "AuthenticAMD" in ebx, edx, ecx.
-        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
-        Core::from_signature(amd, signature)
+        let maker = match (vendor.ebx, vendor.edx, vendor.ecx) {
+            // "AuthenticAMD" in ebx, edx, ecx.
+            (0x6874_7541, 0x6974_6e65, 0x444d_4163) => Maker::Amd,
+            // "GenuineIntel".
+            (0x756e_6547, 0x4965_6e69, 0x6c65_746e) => Maker::Intel,
+            _ => Maker::Other,
+        };
+        Core::from_signature(maker, signature)
     }
 
     /// Off x86-64 no core has a row yet.
@@ -380,10 +391,10 @@ impl Core {
         Core::Other
     }
 
-    /// The core of an x86 CPU from its vendor and `cpuid` leaf 1 `eax` (family and
+    /// The core of an x86 CPU from its maker and `cpuid` leaf 1 `eax` (family and
     /// model with their extended fields), so tests can name CPUs they do not run on.
     #[cfg_attr(not(any(test, target_arch = "x86_64")), allow(dead_code))]
-    fn from_signature(amd: bool, eax: u32) -> Core {
+    fn from_signature(maker: Maker, eax: u32) -> Core {
         let base_family = (eax >> 8) & 0xf;
         let (family, model) = if base_family == 0xf {
             (
@@ -393,12 +404,22 @@ impl Core {
         } else {
             (base_family, (eax >> 4) & 0xf)
         };
-        match (amd, family, model) {
-            (true, 0x19, 0x10..=0x1f | 0x60..=0x7f | 0xa0..=0xaf) => Core::Zen4,
-            (true, 0x1a, _) => Core::Zen5,
+        match (maker, family, model) {
+            (Maker::Amd, 0x19, 0x10..=0x1f | 0x60..=0x7f | 0xa0..=0xaf) => Core::Zen4,
+            (Maker::Amd, 0x1a, _) => Core::Zen5,
+            (Maker::Intel, 0x6, _) => Core::Intel,
             _ => Core::Other,
         }
     }
+}
+
+/// The makers [`Core::from_signature`] tells apart, from `cpuid` leaf 0's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(any(test, target_arch = "x86_64")), allow(dead_code))]
+enum Maker {
+    Amd,
+    Intel,
+    Other,
 }
 
 #[cfg(test)]
@@ -421,30 +442,47 @@ mod tests {
         // 19h/61h, Phoenix 19h/74h, Bergamo 19h/A0h), Zen 5 (Turin 1Ah/02h, Granite
         // Ridge 1Ah/44h); an Intel CPU with a family-19h-like signature is not AMD.
         assert_eq!(
-            Core::from_signature(true, signature(0x19, 0x01)),
+            Core::from_signature(Maker::Amd, signature(0x19, 0x01)),
             Core::Other
         );
         assert_eq!(
-            Core::from_signature(true, signature(0x19, 0x21)),
+            Core::from_signature(Maker::Amd, signature(0x19, 0x21)),
             Core::Other
         );
         for model in [0x11, 0x61, 0x74, 0xa0] {
             assert_eq!(
-                Core::from_signature(true, signature(0x19, model)),
+                Core::from_signature(Maker::Amd, signature(0x19, model)),
                 Core::Zen4
             );
         }
         for model in [0x02, 0x44] {
             assert_eq!(
-                Core::from_signature(true, signature(0x1a, model)),
+                Core::from_signature(Maker::Amd, signature(0x1a, model)),
                 Core::Zen5
             );
         }
+        for maker in [Maker::Intel, Maker::Other] {
+            assert_eq!(
+                Core::from_signature(maker, signature(0x19, 0x11)),
+                Core::Other
+            );
+        }
+        // Intel family 6 (Sapphire Rapids 8Fh, Rocket Lake A7h, Alder Lake 97h); not
+        // another maker's family 6, nor an Intel family 0Fh (NetBurst).
+        for model in [0x8f, 0xa7, 0x97] {
+            assert_eq!(
+                Core::from_signature(Maker::Intel, signature(6, model)),
+                Core::Intel
+            );
+        }
         assert_eq!(
-            Core::from_signature(false, signature(0x19, 0x11)),
+            Core::from_signature(Maker::Other, signature(6, 0x8f)),
             Core::Other
         );
-        assert_eq!(Core::from_signature(false, signature(6, 0x8f)), Core::Other);
+        assert_eq!(
+            Core::from_signature(Maker::Intel, signature(0xf, 0x04)),
+            Core::Other
+        );
     }
 
     #[test]
@@ -463,7 +501,7 @@ mod tests {
                 }
             }
         }
-        for core in [Core::Other, Core::Zen4, Core::Zen5] {
+        for core in [Core::Other, Core::Zen4, Core::Zen5, Core::Intel] {
             if let Some(row) = table(core).chacha {
                 assert!(
                     row.xor_short_below <= MAX_CROSSOVER && row.aead_short_below <= MAX_CROSSOVER,
