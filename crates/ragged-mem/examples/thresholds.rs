@@ -327,7 +327,7 @@ fn main() {
             );
         }
         _ => {
-            // The non-temporal kernel runs last: its stores leave the destination out
+            // The non-temporal kernels run last: their stores leave the destination out
             // of the cache, which slowed whichever implementation came next.
             let imps: Vec<Imp> = [
                 Kernel::Auto,
@@ -339,6 +339,7 @@ fn main() {
             .filter_map(kernel)
             .chain([glibc()])
             .chain(kernel(Kernel::NonTemporalAvx2))
+            .chain(kernel(Kernel::NonTemporalPagesAvx2))
             .collect();
             let sizes: Vec<usize> = match std::env::args().nth(2) {
                 Some(list) => list

@@ -89,6 +89,8 @@ pub struct X86Features {
     /// Zen 5, an Intel core from Ice Lake on): the copy's AVX-512 path uses 64-byte
     /// vectors above 128 bytes, and `rep movsb` above [`ZMM_LOOP_MAX`].
     pub zmm: bool,
+    /// An Intel core with AVX2: non-temporal copies interleave four 4 KiB pages.
+    pub nt_pages: bool,
 }
 
 /// The cached result of the runtime CPU check.
@@ -102,6 +104,7 @@ pub fn x86_64_features() -> X86Features {
         erms: f & cpu::ERMS != 0,
         fsrm: f & cpu::FSRM != 0,
         zmm: f & cpu::ZMM != 0,
+        nt_pages: f & cpu::NT_PAGES != 0,
     }
 }
 
@@ -148,13 +151,19 @@ pub enum Kernel {
     NonTemporalAvx2,
     /// x86-64: non-temporal AVX-512 stores (memmove: when the buffers are disjoint).
     NonTemporalAvx512,
+    /// x86-64: non-temporal AVX2 stores, four 4 KiB pages at a time interleaved (the
+    /// dispatcher's large copies on an Intel AVX2 core; memmove: when disjoint).
+    NonTemporalPagesAvx2,
+    /// x86-64: non-temporal AVX-512 stores, four pages interleaved (the dispatcher's
+    /// large copies on an Intel AVX-512 core; memmove: when disjoint).
+    NonTemporalPagesAvx512,
     /// aarch64: 16-byte NEON vectors.
     Neon,
 }
 
 impl Kernel {
     /// Every kernel, available here or not.
-    pub const ALL: [Kernel; 14] = [
+    pub const ALL: [Kernel; 16] = [
         Kernel::Auto,
         Kernel::AutoWithoutAvx2,
         Kernel::AutoWithoutAvx512,
@@ -168,6 +177,8 @@ impl Kernel {
         Kernel::NonTemporalSse2,
         Kernel::NonTemporalAvx2,
         Kernel::NonTemporalAvx512,
+        Kernel::NonTemporalPagesAvx2,
+        Kernel::NonTemporalPagesAvx512,
         Kernel::Neon,
     ];
 
@@ -187,6 +198,8 @@ impl Kernel {
             Kernel::NonTemporalSse2 => "nt-sse2",
             Kernel::NonTemporalAvx2 => "nt-avx2",
             Kernel::NonTemporalAvx512 => "nt-avx512",
+            Kernel::NonTemporalPagesAvx2 => "nt-pages-avx2",
+            Kernel::NonTemporalPagesAvx512 => "nt-pages-avx512",
             Kernel::Neon => "neon",
         }
     }
@@ -201,13 +214,14 @@ impl Kernel {
             | Kernel::Sse2
             | Kernel::NonTemporalSse2 => true,
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            Kernel::Avx2 | Kernel::NonTemporalAvx2 => {
+            Kernel::Avx2 | Kernel::NonTemporalAvx2 | Kernel::NonTemporalPagesAvx2 => {
                 crate::x86_64::cpu::has(crate::x86_64::cpu::AVX2)
             }
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            Kernel::Avx512 | Kernel::Avx512Zmm | Kernel::NonTemporalAvx512 => {
-                crate::x86_64::cpu::has(crate::x86_64::cpu::AVX512)
-            }
+            Kernel::Avx512
+            | Kernel::Avx512Zmm
+            | Kernel::NonTemporalAvx512
+            | Kernel::NonTemporalPagesAvx512 => crate::x86_64::cpu::has(crate::x86_64::cpu::AVX512),
             // `rep movsb` works on every x86-64 CPU; ERMS only makes it fast.
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::RepMovsb => true,
@@ -262,9 +276,21 @@ impl Kernel {
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalSse2 => crate::x86_64::memcpy_nontemporal_sse2(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::NonTemporalAvx2 => crate::x86_64::memcpy_nontemporal_avx2(dst, src, n),
+                Kernel::NonTemporalAvx2 => {
+                    crate::x86_64::memcpy_nontemporal_avx2::<false>(dst, src, n)
+                }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::NonTemporalAvx512 => crate::x86_64::memcpy_nontemporal_avx512(dst, src, n),
+                Kernel::NonTemporalAvx512 => {
+                    crate::x86_64::memcpy_nontemporal_avx512::<false>(dst, src, n)
+                }
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::NonTemporalPagesAvx2 => {
+                    crate::x86_64::memcpy_nontemporal_avx2::<true>(dst, src, n)
+                }
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::NonTemporalPagesAvx512 => {
+                    crate::x86_64::memcpy_nontemporal_avx512::<true>(dst, src, n)
+                }
                 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
                 Kernel::Neon => crate::aarch64::memcpy(dst, src, n),
                 #[allow(unreachable_patterns)]
@@ -317,11 +343,19 @@ impl Kernel {
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalAvx2 if disjoint => {
-                    crate::x86_64::memcpy_nontemporal_avx2(dst, src, n)
+                    crate::x86_64::memcpy_nontemporal_avx2::<false>(dst, src, n)
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalAvx512 if disjoint => {
-                    crate::x86_64::memcpy_nontemporal_avx512(dst, src, n)
+                    crate::x86_64::memcpy_nontemporal_avx512::<false>(dst, src, n)
+                }
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::NonTemporalPagesAvx2 if disjoint => {
+                    crate::x86_64::memcpy_nontemporal_avx2::<true>(dst, src, n)
+                }
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                Kernel::NonTemporalPagesAvx512 if disjoint => {
+                    crate::x86_64::memcpy_nontemporal_avx512::<true>(dst, src, n)
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx512 => {
@@ -334,7 +368,7 @@ impl Kernel {
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx512Zmm => crate::x86_64::memmove_zmm(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::NonTemporalAvx512 => {
+                Kernel::NonTemporalAvx512 | Kernel::NonTemporalPagesAvx512 => {
                     if upward {
                         crate::x86_64::copy_avx512::<true, true>(dst, src, n)
                     } else {
@@ -344,7 +378,7 @@ impl Kernel {
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::RepMovsb if upward => crate::x86_64::copy_rep_movsb(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::Avx2 | Kernel::NonTemporalAvx2 => {
+                Kernel::Avx2 | Kernel::NonTemporalAvx2 | Kernel::NonTemporalPagesAvx2 => {
                     if upward {
                         crate::x86_64::copy_forward_avx2(dst, src, n)
                     } else {
@@ -395,11 +429,13 @@ impl Kernel {
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::AutoWithoutAvx512 => crate::x86_64::memset(dst, byte, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::Avx2 | Kernel::NonTemporalAvx2 => crate::x86_64::set_avx2(dst, byte, n),
+                Kernel::Avx2 | Kernel::NonTemporalAvx2 | Kernel::NonTemporalPagesAvx2 => {
+                    crate::x86_64::set_avx2(dst, byte, n)
+                }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx512 => crate::x86_64::set_avx2(dst, byte, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::Avx512Zmm | Kernel::NonTemporalAvx512 => {
+                Kernel::Avx512Zmm | Kernel::NonTemporalAvx512 | Kernel::NonTemporalPagesAvx512 => {
                     crate::x86_64::set_avx512(dst, byte, n)
                 }
                 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]

@@ -347,6 +347,7 @@ wide_kernel! {
     wide_avx512 => Kernel::Avx512,
     wide_avx512_zmm => Kernel::Avx512Zmm,
     wide_nontemporal_avx512 => Kernel::NonTemporalAvx512,
+    wide_nontemporal_pages_avx512 => Kernel::NonTemporalPagesAvx512,
 }
 
 macro_rules! per_kernel {
@@ -391,6 +392,8 @@ per_kernel! {
     nontemporal_sse2 => Kernel::NonTemporalSse2,
     nontemporal_avx2 => Kernel::NonTemporalAvx2,
     nontemporal_avx512 => Kernel::NonTemporalAvx512,
+    nontemporal_pages_avx2 => Kernel::NonTemporalPagesAvx2,
+    nontemporal_pages_avx512 => Kernel::NonTemporalPagesAvx512,
     neon => Kernel::Neon,
 }
 
@@ -416,6 +419,7 @@ fn kernels_the_host_supports_are_available() {
         let avx2 = std::is_x86_feature_detected!("avx2");
         assert_eq!(Kernel::Avx2.is_available(), avx2);
         assert_eq!(Kernel::NonTemporalAvx2.is_available(), avx2);
+        assert_eq!(Kernel::NonTemporalPagesAvx2.is_available(), avx2);
         let found = ragged_mem::strategy::x86_64_features();
         assert_eq!(found.avx2, avx2);
         assert_eq!(found.erms, std::is_x86_feature_detected!("ermsb"));
@@ -424,7 +428,12 @@ fn kernels_the_host_supports_are_available() {
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("bmi2");
         assert_eq!(found.avx512, avx512);
-        for k in [Kernel::Avx512, Kernel::Avx512Zmm, Kernel::NonTemporalAvx512] {
+        for k in [
+            Kernel::Avx512,
+            Kernel::Avx512Zmm,
+            Kernel::NonTemporalAvx512,
+            Kernel::NonTemporalPagesAvx512,
+        ] {
             assert_eq!(k.is_available(), avx512, "{}", k.name());
         }
         if !avx512 {

@@ -162,8 +162,13 @@ pub fn copy_strategy() -> String {
         } else {
             format!("from {REP_MOVSB_MIN} B")
         };
+        let pages = if f.nt_pages {
+            " (four pages interleaved)"
+        } else {
+            ""
+        };
         format!(
-            "x86-64 {vectors} vectors (erms {}, fsrm {}); rep movsb: {rep}; non-temporal stores from {} MiB",
+            "x86-64 {vectors} vectors (erms {}, fsrm {}); rep movsb: {rep}; non-temporal stores from {} MiB{pages}",
             f.erms,
             f.fsrm,
             NONTEMPORAL_MIN >> 20

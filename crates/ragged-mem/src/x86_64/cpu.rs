@@ -25,13 +25,17 @@ pub(crate) const AVX512: u8 = 1 << 3;
 /// The copy's size classes and loop are chosen for these apart (see
 /// `super::memcpy_resolve`).
 pub(crate) const ZMM: u8 = 1 << 4;
+/// [`AVX2`] on an Intel core: its non-temporal copies interleave four 4 KiB pages
+/// (`super::nontemporal`), which ran ahead of the plain loop there (the commit that
+/// set it; figures in docs/tuning.md) and behind it on Zen 3.
+pub(crate) const NT_PAGES: u8 = 1 << 5;
 /// Set once the other bits are valid, so the cache is never zero after the first look.
 const KNOWN: u8 = 1 << 7;
 
 static FEATURES: AtomicU8 = AtomicU8::new(0);
 
-/// The feature bits of this CPU (`AVX2 | AVX512 | ERMS | FSRM | ZMM` subset). The first call runs
-/// `cpuid`; later calls are one relaxed load. Two threads racing on the first call both
+/// The feature bits of this CPU (`AVX2 | AVX512 | ERMS | FSRM | ZMM | NT_PAGES`
+/// subset). The first call runs `cpuid`; later calls are one relaxed load. Two threads racing on the first call both
 /// compute the same value, so relaxed ordering is enough.
 #[inline]
 pub(crate) fn features() -> u8 {
@@ -96,13 +100,17 @@ fn detect() -> u8 {
         // The OS must save both the SSE (bit 1) and AVX (bit 2) register state.
         if xcr0 & 0b110 == 0b110 {
             bits |= AVX2;
+            let vendor = Vendor::of(vendor.ebx, vendor.edx, vendor.ecx);
+            if vendor == Vendor::Intel {
+                bits |= NT_PAGES;
+            }
             // AVX-512F (bit 16), AVX-512BW (bit 30), BMI2 (bit 8); and the OS must
             // also save the opmask registers (XCR0 bit 5), the upper halves of
             // zmm0-15 (bit 6) and zmm16-31 (bit 7).
             let want = (1 << 16) | (1 << 30) | (1 << 8);
             if leaf7.ebx & want == want && xcr0 & 0b1110_0000 == 0b1110_0000 {
                 bits |= AVX512;
-                if full_width_zmm(Vendor::of(vendor.ebx, vendor.edx, vendor.ecx), leaf1.eax) {
+                if full_width_zmm(vendor, leaf1.eax) {
                     bits |= ZMM;
                 }
             }

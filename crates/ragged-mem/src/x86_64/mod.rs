@@ -242,7 +242,7 @@ unsafe fn memcpy_avx2(dst: *mut u8, src: *const u8, n: usize) {
         } else if n < NONTEMPORAL_MIN {
             vector::loop_forward::<Avx2>(dst, src, n)
         } else {
-            nontemporal::copy::<Sse2, Avx2>(dst, src, n)
+            nontemporal::copy::<Sse2, Avx2>(dst, src, n, cpu::has(cpu::NT_PAGES))
         }
     }
 }
@@ -259,7 +259,7 @@ pub(crate) unsafe fn memcpy_without_avx2(dst: *mut u8, src: *const u8, n: usize,
     // SAFETY: caller guarantee (disjoint buffers); `rep movsb` only with ERMS.
     unsafe {
         if n >= NONTEMPORAL_MIN {
-            nontemporal::copy::<Sse2, Sse2>(dst, src, n)
+            nontemporal::copy::<Sse2, Sse2>(dst, src, n, false)
         } else if n >= REP_MOVSB_MIN && features & cpu::ERMS != 0 && rep_distance_ok(dst, src) {
             rep::copy(dst, src, n)
         } else {
@@ -406,7 +406,7 @@ unsafe fn memcpy_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize)
         } else if n <= ZMM_LOOP_MAX {
             vector::loop_forward_masked::<Avx512>(dst, src, n)
         } else if n >= NONTEMPORAL_MIN {
-            nontemporal::copy::<Sse2, Avx512>(dst, src, n)
+            nontemporal::copy::<Sse2, Avx512>(dst, src, n, cpu::has(cpu::NT_PAGES))
         } else if rep_distance_ok(dst, src) {
             rep::copy(dst, src, n)
         } else {
@@ -542,15 +542,20 @@ pub(crate) unsafe fn set_avx512(dst: *mut u8, byte: u8, n: usize) {
     unsafe { vector::set::<Sse2, Avx512>(dst, byte, n) }
 }
 
-/// Non-temporal copy with AVX-512 stores.
+/// Non-temporal copy with AVX-512 stores, the plain loop or (`INTERLEAVE`) four pages
+/// interleaved.
 ///
 /// # Safety
 /// `n` bytes valid at each pointer; no overlap; the CPU must support AVX-512F (and
 /// BW, BMI2).
 #[target_feature(enable = "avx512f,avx512bw,bmi2")]
-pub(crate) unsafe fn memcpy_nontemporal_avx512(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn memcpy_nontemporal_avx512<const INTERLEAVE: bool>(
+    dst: *mut u8,
+    src: *const u8,
+    n: usize,
+) {
     // SAFETY: caller guarantee; the features are enabled in this function.
-    unsafe { nontemporal::copy::<Sse2, Avx512>(dst, src, n) }
+    unsafe { nontemporal::copy::<Sse2, Avx512>(dst, src, n, INTERLEAVE) }
 }
 
 /// A copy of any size as the dispatcher makes it with `entry` in its slot: the
@@ -712,17 +717,22 @@ pub(crate) unsafe fn copy_rep_movsb(dst: *mut u8, src: *const u8, n: usize) {
 /// `n` bytes valid at each pointer; no overlap.
 pub(crate) unsafe fn memcpy_nontemporal_sse2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; SSE2 is baseline.
-    unsafe { nontemporal::copy::<Sse2, Sse2>(dst, src, n) }
+    unsafe { nontemporal::copy::<Sse2, Sse2>(dst, src, n, false) }
 }
 
-/// Non-temporal copy with AVX2 stores.
+/// Non-temporal copy with AVX2 stores, the plain loop or (`INTERLEAVE`) four pages
+/// interleaved.
 ///
 /// # Safety
 /// `n` bytes valid at each pointer; no overlap; the CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn memcpy_nontemporal_avx2(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn memcpy_nontemporal_avx2<const INTERLEAVE: bool>(
+    dst: *mut u8,
+    src: *const u8,
+    n: usize,
+) {
     // SAFETY: caller guarantee; AVX2 is enabled in this function.
-    unsafe { nontemporal::copy::<Sse2, Avx2>(dst, src, n) }
+    unsafe { nontemporal::copy::<Sse2, Avx2>(dst, src, n, INTERLEAVE) }
 }
 
 #[cfg(test)]
