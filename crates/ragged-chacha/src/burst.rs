@@ -548,9 +548,8 @@ const XOR_COSTS: Costs = Costs {
     lane_mac_hundredths: 0,
 };
 
-/// The same on an Intel core's 16 lanes ([`Core::Intel`], AVX-512): items of up to 15
-/// blocks, as a 1024-byte item's single call (one full batch) ran ahead of the lanes
-/// wherever they were not all busy (fitted in the commit that set it, figures in
+/// The same on an Intel core's 16 lanes ([`Core::Intel`], AVX-512): an item of a full
+/// batch's blocks ran faster alone than in lanes that were not all busy (fitted in the commit that set it, figures in
 /// `docs/tuning.md`).
 const XOR_COSTS_INTEL16: Costs = Costs {
     most: 15,

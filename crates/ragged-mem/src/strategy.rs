@@ -276,20 +276,14 @@ impl Kernel {
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::NonTemporalSse2 => crate::x86_64::memcpy_nontemporal_sse2(dst, src, n),
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::NonTemporalAvx2 => {
-                    crate::x86_64::memcpy_nontemporal_avx2::<false>(dst, src, n)
+                Kernel::NonTemporalAvx2 | Kernel::NonTemporalPagesAvx2 => {
+                    let pages = self == Kernel::NonTemporalPagesAvx2;
+                    crate::x86_64::memcpy_nontemporal_avx2(dst, src, n, pages)
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::NonTemporalAvx512 => {
-                    crate::x86_64::memcpy_nontemporal_avx512::<false>(dst, src, n)
-                }
-                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::NonTemporalPagesAvx2 => {
-                    crate::x86_64::memcpy_nontemporal_avx2::<true>(dst, src, n)
-                }
-                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::NonTemporalPagesAvx512 => {
-                    crate::x86_64::memcpy_nontemporal_avx512::<true>(dst, src, n)
+                Kernel::NonTemporalAvx512 | Kernel::NonTemporalPagesAvx512 => {
+                    let pages = self == Kernel::NonTemporalPagesAvx512;
+                    crate::x86_64::memcpy_nontemporal_avx512(dst, src, n, pages)
                 }
                 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
                 Kernel::Neon => crate::aarch64::memcpy(dst, src, n),
@@ -342,20 +336,14 @@ impl Kernel {
                     crate::x86_64::memcpy_nontemporal_sse2(dst, src, n)
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::NonTemporalAvx2 if disjoint => {
-                    crate::x86_64::memcpy_nontemporal_avx2::<false>(dst, src, n)
+                Kernel::NonTemporalAvx2 | Kernel::NonTemporalPagesAvx2 if disjoint => {
+                    let pages = self == Kernel::NonTemporalPagesAvx2;
+                    crate::x86_64::memcpy_nontemporal_avx2(dst, src, n, pages)
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::NonTemporalAvx512 if disjoint => {
-                    crate::x86_64::memcpy_nontemporal_avx512::<false>(dst, src, n)
-                }
-                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::NonTemporalPagesAvx2 if disjoint => {
-                    crate::x86_64::memcpy_nontemporal_avx2::<true>(dst, src, n)
-                }
-                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                Kernel::NonTemporalPagesAvx512 if disjoint => {
-                    crate::x86_64::memcpy_nontemporal_avx512::<true>(dst, src, n)
+                Kernel::NonTemporalAvx512 | Kernel::NonTemporalPagesAvx512 if disjoint => {
+                    let pages = self == Kernel::NonTemporalPagesAvx512;
+                    crate::x86_64::memcpy_nontemporal_avx512(dst, src, n, pages)
                 }
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
                 Kernel::Avx512 => {

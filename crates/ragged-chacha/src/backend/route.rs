@@ -321,8 +321,8 @@ fn table(core: Core) -> Row {
             mac: None,
         },
         // The Intel rows are its burst costs (`burst.rs`); its single-message paths keep
-        // the backend's own (at 16 and 64 bytes the AVX-512 row form ran ahead of the
-        // portable block and the other backends there, docs/tuning.md).
+        // the backend's own, which led the other backends at the shortest lengths
+        // there (7dad73f; figures in docs/tuning.md).
         Core::Other | Core::Intel => Row {
             chacha: None,
             mac: None,

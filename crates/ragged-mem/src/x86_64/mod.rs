@@ -162,8 +162,8 @@ unsafe fn memset_large(dst: *mut u8, byte: u8, n: usize) {
 /// through the dispatcher four vectors at 129–256 B and eight at 257–512 B again,
 /// ba1a756), so it takes `ZMM = false`, and so does Skylake-SP, which slows its clock
 /// for 512-bit work. Zen 5 runs them at full width, and there they won (4a49ecd), as
-/// they did on an Intel Xeon with AVX-512 and AMX, from 1420 B to 16 KiB, with the
-/// Zen 5 thresholds (d20108b; `cpu::ZMM`). Figures in docs/tuning.md.
+/// they did on an Intel Xeon with AVX-512 and AMX, with the Zen 5 thresholds (d20108b;
+/// `cpu::ZMM`). Figures in docs/tuning.md.
 ///
 /// # Safety
 /// As for [`memcpy`], with `n > INLINE_MAX`.
@@ -542,20 +542,21 @@ pub(crate) unsafe fn set_avx512(dst: *mut u8, byte: u8, n: usize) {
     unsafe { vector::set::<Sse2, Avx512>(dst, byte, n) }
 }
 
-/// Non-temporal copy with AVX-512 stores, the plain loop or (`INTERLEAVE`) four pages
+/// Non-temporal copy with AVX-512 stores, the plain loop or (`interleave`) four pages
 /// interleaved.
 ///
 /// # Safety
 /// `n` bytes valid at each pointer; no overlap; the CPU must support AVX-512F (and
 /// BW, BMI2).
 #[target_feature(enable = "avx512f,avx512bw,bmi2")]
-pub(crate) unsafe fn memcpy_nontemporal_avx512<const INTERLEAVE: bool>(
+pub(crate) unsafe fn memcpy_nontemporal_avx512(
     dst: *mut u8,
     src: *const u8,
     n: usize,
+    interleave: bool,
 ) {
     // SAFETY: caller guarantee; the features are enabled in this function.
-    unsafe { nontemporal::copy::<Sse2, Avx512>(dst, src, n, INTERLEAVE) }
+    unsafe { nontemporal::copy::<Sse2, Avx512>(dst, src, n, interleave) }
 }
 
 /// A copy of any size as the dispatcher makes it with `entry` in its slot: the
@@ -720,19 +721,20 @@ pub(crate) unsafe fn memcpy_nontemporal_sse2(dst: *mut u8, src: *const u8, n: us
     unsafe { nontemporal::copy::<Sse2, Sse2>(dst, src, n, false) }
 }
 
-/// Non-temporal copy with AVX2 stores, the plain loop or (`INTERLEAVE`) four pages
+/// Non-temporal copy with AVX2 stores, the plain loop or (`interleave`) four pages
 /// interleaved.
 ///
 /// # Safety
 /// `n` bytes valid at each pointer; no overlap; the CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn memcpy_nontemporal_avx2<const INTERLEAVE: bool>(
+pub(crate) unsafe fn memcpy_nontemporal_avx2(
     dst: *mut u8,
     src: *const u8,
     n: usize,
+    interleave: bool,
 ) {
     // SAFETY: caller guarantee; AVX2 is enabled in this function.
-    unsafe { nontemporal::copy::<Sse2, Avx2>(dst, src, n, INTERLEAVE) }
+    unsafe { nontemporal::copy::<Sse2, Avx2>(dst, src, n, interleave) }
 }
 
 #[cfg(test)]

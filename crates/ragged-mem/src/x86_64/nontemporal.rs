@@ -3,10 +3,10 @@
 //! set of the rest of the program.
 //!
 //! The loop is the plain one, or (`interleave`, chosen per core) [`PAGES`] 4 KiB pages
-//! at a time, interleaved four vectors of each at a turn: on an Intel core the interleaved loop
-//! ran ahead of the plain one from 16 MiB to 400 MB (see `super::cpu::NT_PAGES`), on
-//! Zen 3 it ran slower, and there a software prefetch 1 KiB ahead (`prefetchnta`) or
-//! 4 KiB ahead (`prefetcht0`) made the plain loop slower too (0917404).
+//! at a time, interleaved four vectors of each at a turn: on an Intel core the
+//! interleaved loop ran ahead of the plain one (e1c83a5; see `super::cpu::NT_PAGES`),
+//! on Zen 3 it ran slower, and there a software prefetch (`prefetchnta`, `prefetcht0`)
+//! made the plain loop slower too (0917404). Figures in docs/tuning.md.
 
 use core::arch::x86_64::_mm_sfence;
 
