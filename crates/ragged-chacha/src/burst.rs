@@ -549,8 +549,8 @@ const XOR_COSTS: Costs = Costs {
 };
 
 /// The same on an Intel core's 16 lanes ([`Core::Intel`], AVX-512): an item of a full
-/// batch's blocks ran faster alone than in lanes that were not all busy (fitted in the commit that set it, figures in
-/// `docs/tuning.md`).
+/// batch's blocks ran faster alone than in lanes that were not all busy (fitted in the
+/// commit that set it, figures in `docs/tuning.md`).
 const XOR_COSTS_INTEL16: Costs = Costs {
     most: 15,
     ..XOR_COSTS
