@@ -201,14 +201,24 @@ fn length_mismatch_is_an_error_and_writes_nothing() {
     assert_eq!(c.current_pos(), 0);
 }
 
-/// Batches of every shape across the carry from word 12 into word 13: a long message
-/// (wide batches, then a remainder), and the row-form sizes, whose blocks after two
-/// sets may be a scalar block beside them (5 blocks with AVX2, 3 with SSE2/SSSE3), each
-/// started so that the carry falls on every block of the batch in turn.
+/// Batches of every shape across the carry from word 12 into word 13: long messages
+/// (wide batches, then a remainder; 34 blocks are two nine-block batches with 16 lanes,
+/// 71 several plain ones, whose loop carries its counter rows from batch to batch), and
+/// the row-form sizes, whose blocks after two sets may be a scalar block beside them (5
+/// blocks with AVX2, 3 with SSE2/SSSE3), each started so that the carry falls on every
+/// block of the message in turn.
 #[test]
 fn legacy_counter_carries_into_the_high_word() {
     for backend in Backend::available() {
-        for len in [64 * 33 + 5, 64 * 5, 64 * 4 + 1, 64 * 3, 64 * 2 + 7] {
+        for len in [
+            64 * 71 + 5,
+            64 * 34,
+            64 * 33 + 5,
+            64 * 5,
+            64 * 4 + 1,
+            64 * 3,
+            64 * 2 + 7,
+        ] {
             let blocks = (len as u64).div_ceil(64);
             let starts = (1..=blocks).map(|k| (1 << 32) - k).chain([0x1_ffff_fffe]);
             for start in starts.chain([0xffff_fff0]) {

@@ -24,6 +24,11 @@ unsafe impl Lanes for Word {
         (Word(counter as u32), Word((counter >> 32) as u32))
     }
     #[inline(always)]
+    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self) {
+        let (lo, wrapped) = lo.0.overflowing_add(blocks);
+        (Word(lo), Word(hi.0.wrapping_add(u32::from(wrapped))))
+    }
+    #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
         Word(self.0.wrapping_add(other.0))
     }

@@ -60,6 +60,18 @@ unsafe impl Lanes for Neon {
         }
     }
     #[inline(always)]
+    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self) {
+        // SAFETY: NEON.
+        unsafe {
+            let step = vdupq_n_u32(blocks);
+            let lo = vaddq_u32(lo.0, step);
+            // A lane's low half wrapped exactly when it ends below the step; the
+            // compare gives all ones (-1) there, so subtracting it adds the carry.
+            let carry = vcltq_u32(lo, step);
+            (Neon(lo), Neon(vsubq_u32(hi.0, carry)))
+        }
+    }
+    #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
         // SAFETY: NEON.
         Neon(unsafe { vaddq_u32(self.0, other.0) })

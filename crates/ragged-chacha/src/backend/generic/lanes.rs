@@ -24,6 +24,12 @@ pub(crate) unsafe trait Lanes: Copy + Schedule {
     unsafe fn splat(x: u32) -> Self;
     /// Lane `i` holds the low and the high half of `counter + i` (wrapping).
     unsafe fn counters(counter: u64) -> (Self, Self);
+    /// The counter rows of `blocks` blocks later, from those of [`Lanes::counters`]
+    /// (`hi` may have a word added to every lane): `blocks` added to the low halves, and
+    /// one to the high half of each lane whose low half wrapped. In the vectors only, so
+    /// a loop of batches carries its counter rows from one batch to the next instead of
+    /// broadcasting the scalar counter into them at the head of every batch.
+    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self);
     /// Lane-wise wrapping addition.
     unsafe fn add(self, other: Self) -> Self;
     /// Lane-wise exclusive or.

@@ -92,9 +92,69 @@ pub(super) unsafe fn xor_vectors<V: Lanes>(
     }
 }
 
-/// A full batch of `V::BLOCKS + 1` blocks from block `counter`: `V::BLOCKS` in the
-/// vectors and the last one as a [`ScalarBlock`], XORed into `64 * (V::BLOCKS + 1)`
-/// bytes.
+/// The counter rows (words 12 and 13) of a vertical batch: the low halves of its
+/// blocks' counters, and their high halves plus word 13. A loop of batches carries
+/// them from one batch to the next ([`CounterRows::advanced`]): built afresh from the
+/// scalar counter, they cost every batch a transfer from the general-purpose registers
+/// into the vectors at its head, and measured slower (docs/tuning.md, "ChaCha
+/// backends").
+#[derive(Clone, Copy)]
+pub(super) struct CounterRows<V> {
+    lo: V,
+    hi: V,
+}
+
+impl<V: Lanes> CounterRows<V> {
+    /// The rows of the batch that starts at block `counter`.
+    ///
+    /// # Safety
+    /// The CPU has the features `V` requires.
+    #[inline(always)]
+    pub(super) unsafe fn at(state: &State, counter: u64) -> Self {
+        // SAFETY: the CPU has V's features.
+        unsafe {
+            let (lo, hi) = V::counters(counter);
+            CounterRows {
+                lo,
+                hi: hi.add(V::splat(state.words[13])),
+            }
+        }
+    }
+
+    /// The rows of the batch `blocks` blocks later.
+    ///
+    /// # Safety
+    /// The CPU has the features `V` requires.
+    #[inline(always)]
+    pub(super) unsafe fn advanced(self, blocks: usize) -> Self {
+        // SAFETY: the CPU has V's features.
+        let (lo, hi) = unsafe { V::advance_counters(self.lo, self.hi, blocks as u32) };
+        CounterRows { lo, hi }
+    }
+}
+
+/// A full batch of `V::BLOCKS` blocks whose counter rows are `rows`, XORed into
+/// `64 * V::BLOCKS` bytes: the loop body of a long message.
+///
+/// # Safety
+/// As for [`batch`] with `len = 64 * V::BLOCKS` and no extras.
+#[inline(always)]
+pub(super) unsafe fn full_batch<V: Lanes>(
+    state: &State,
+    rows: CounterRows<V>,
+    input: *const u8,
+    output: *mut u8,
+) {
+    // SAFETY: the CPU has V's features; the batch's bytes are the caller's.
+    unsafe {
+        let ks = keystream_vectors_at::<V>(state, rows, &mut ());
+        xor_full_batch(&ks, input, output);
+    }
+}
+
+/// A full batch of `V::BLOCKS + 1` blocks from block `counter` (whose counter rows are
+/// `rows`): `V::BLOCKS` in the vectors and the last one as a [`ScalarBlock`], XORed
+/// into `64 * (V::BLOCKS + 1)` bytes.
 ///
 /// # Safety
 /// As for [`batch`] with `len = 64 * (V::BLOCKS + 1)`.
@@ -102,6 +162,7 @@ pub(super) unsafe fn xor_vectors<V: Lanes>(
 pub(super) unsafe fn batch_nine<V: Lanes>(
     state: &State,
     counter: u64,
+    rows: CounterRows<V>,
     input: *const u8,
     output: *mut u8,
 ) {
@@ -110,7 +171,7 @@ pub(super) unsafe fn batch_nine<V: Lanes>(
     unsafe {
         let last = counter.wrapping_add(V::BLOCKS as u64);
         let mut ninth = ScalarBlock::new(state, last);
-        let ks = keystream_vectors::<V>(state, counter, &mut ninth);
+        let ks = keystream_vectors_at::<V>(state, rows, &mut ninth);
         xor_full_batch(&ks, input, output);
         let words = ninth.keystream(state, last);
         // The ninth block, eight bytes at a time.
@@ -137,8 +198,22 @@ pub(super) unsafe fn keystream_vectors<V: Lanes>(
     extras: &mut impl BatchExtras,
 ) -> [V; 16] {
     // SAFETY: the CPU has V's features.
+    unsafe { keystream_vectors_at(state, CounterRows::at(state, counter), extras) }
+}
+
+/// As [`keystream_vectors`], for the batch whose counter rows are `rows`.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+unsafe fn keystream_vectors_at<V: Lanes>(
+    state: &State,
+    rows: CounterRows<V>,
+    extras: &mut impl BatchExtras,
+) -> [V; 16] {
+    // SAFETY: the CPU has V's features.
     unsafe {
-        let init = initial::<V>(state, counter);
+        let init = initial::<V>(state, rows);
         let mut x = init;
         rounds_interleaved(&mut x, state.double_rounds, extras);
         for i in 0..16 {
@@ -203,16 +278,15 @@ pub(super) unsafe fn xor_full_batch<V: Lanes>(ks: &[V; 16], input: *const u8, ou
     store_in_order!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 }
 
-/// The sixteen initial state vectors of blocks `counter ..`.
+/// The sixteen initial state vectors of the batch whose counter rows are `rows`.
 ///
 /// # Safety
 /// The CPU has the features `V` requires.
 #[inline(always)]
-unsafe fn initial<V: Lanes>(state: &State, counter: u64) -> [V; 16] {
+unsafe fn initial<V: Lanes>(state: &State, rows: CounterRows<V>) -> [V; 16] {
     // SAFETY: the CPU has V's features.
     unsafe {
         let w = &state.words;
-        let (lo, hi) = V::counters(counter);
         [
             V::splat(w[0]),
             V::splat(w[1]),
@@ -226,8 +300,8 @@ unsafe fn initial<V: Lanes>(state: &State, counter: u64) -> [V; 16] {
             V::splat(w[9]),
             V::splat(w[10]),
             V::splat(w[11]),
-            lo,
-            hi.add(V::splat(w[13])),
+            rows.lo,
+            rows.hi,
             V::splat(w[14]),
             V::splat(w[15]),
         ]

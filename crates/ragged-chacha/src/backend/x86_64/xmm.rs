@@ -156,6 +156,19 @@ where
         }
     }
     #[inline(always)]
+    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self) {
+        // SAFETY: SSE2.
+        unsafe {
+            let step = _mm_set1_epi32(blocks as i32);
+            let lo = _mm_add_epi32(lo.0, step);
+            // A lane's low half wrapped exactly when it ends below the step (unsigned
+            // compare, made signed by flipping the top bit); the mask is -1 there.
+            let sign = _mm_set1_epi32(i32::MIN);
+            let carry = _mm_cmplt_epi32(_mm_xor_si128(lo, sign), _mm_xor_si128(step, sign));
+            (Xmm::v(lo), Xmm::v(_mm_sub_epi32(hi.0, carry)))
+        }
+    }
+    #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
         // SAFETY: SSE2.
         Xmm::v(unsafe { _mm_add_epi32(self.0, other.0) })

@@ -82,6 +82,20 @@ unsafe impl Lanes for Ymm {
         }
     }
     #[inline(always)]
+    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self) {
+        // SAFETY: AVX2.
+        unsafe {
+            let step = _mm256_set1_epi32(blocks as i32);
+            let lo = _mm256_add_epi32(lo.0, step);
+            // A lane's low half wrapped exactly when it ends below the step (unsigned,
+            // as a signed compare with the top bits flipped); the mask is -1 there.
+            let sign = _mm256_set1_epi32(i32::MIN);
+            let carry =
+                _mm256_cmpgt_epi32(_mm256_xor_si256(step, sign), _mm256_xor_si256(lo, sign));
+            (Ymm(lo), Ymm(_mm256_sub_epi32(hi.0, carry)))
+        }
+    }
+    #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
         // SAFETY: AVX2.
         Ymm(unsafe { _mm256_add_epi32(self.0, other.0) })

@@ -33,6 +33,18 @@ unsafe impl Lanes for Zmm {
         }
     }
     #[inline(always)]
+    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self) {
+        // SAFETY: AVX-512F.
+        unsafe {
+            let step = _mm512_set1_epi32(blocks as i32);
+            let lo = _mm512_add_epi32(lo.0, step);
+            // A lane's low half wrapped exactly when it ends below the step.
+            let carried = _mm512_cmplt_epu32_mask(lo, step);
+            let hi = _mm512_mask_add_epi32(hi.0, carried, hi.0, _mm512_set1_epi32(1));
+            (Zmm(lo), Zmm(hi))
+        }
+    }
+    #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
         // SAFETY: AVX-512F.
         Zmm(unsafe { _mm512_add_epi32(self.0, other.0) })
