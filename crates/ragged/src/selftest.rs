@@ -20,7 +20,8 @@ pub fn run() -> Result<(), String> {
 
     write!(out, "{:<24}", "cipher")?;
     for b in &backends {
-        write!(out, "{:>12}", b.name())?;
+        // One space at least before each name: the longest, `avx512-plain`, is 12.
+        write!(out, " {:>12}", b.name())?;
     }
     writeln!(out)?;
     for kind in CipherKind::ALL {
@@ -42,7 +43,7 @@ pub fn run() -> Result<(), String> {
                 failures.push(format!("{}: {failure}", backend.name()));
                 ok = false;
             }
-            write!(out, "{:>12}", if ok { "ok" } else { "FAIL" })?;
+            write!(out, " {:>12}", if ok { "ok" } else { "FAIL" })?;
         }
         writeln!(out)?;
     }
@@ -55,7 +56,7 @@ pub fn run() -> Result<(), String> {
     });
     writeln!(
         out,
-        "{:<24}{:>12}",
+        "{:<24} {:>12}",
         format!("hchacha ({})", HCHACHA_VECTORS.len()),
         if hchacha_ok { "ok" } else { "FAIL" }
     )?;
@@ -81,7 +82,7 @@ pub fn run() -> Result<(), String> {
                     ok = false;
                 }
             }
-            write!(out, "{:>12}", if ok { "ok" } else { "FAIL" })?;
+            write!(out, " {:>12}", if ok { "ok" } else { "FAIL" })?;
         }
         writeln!(out)?;
     }
@@ -98,7 +99,7 @@ pub fn run() -> Result<(), String> {
                 ok = false;
             }
         }
-        write!(out, "{:>12}", if ok { "ok" } else { "FAIL" })?;
+        write!(out, " {:>12}", if ok { "ok" } else { "FAIL" })?;
     }
     writeln!(out)?;
     for mac in Poly1305Backend::available() {
@@ -111,7 +112,7 @@ pub fn run() -> Result<(), String> {
         }
         writeln!(
             out,
-            "{:<24}{:>12} on the {} Poly1305 backend",
+            "{:<24} {:>12} on the {} Poly1305 backend",
             format!("poly1305 ({})", POLY1305_VECTORS.len()),
             if ok { "ok" } else { "FAIL" },
             mac.name()
@@ -128,7 +129,7 @@ pub fn run() -> Result<(), String> {
         };
         writeln!(
             out,
-            "{:<24}{:>12} on the {} copy kernel",
+            "{:<24} {:>12} on the {} copy kernel",
             format!("copies ({cases})"),
             if ok { "ok" } else { "FAIL" },
             kernel.name()

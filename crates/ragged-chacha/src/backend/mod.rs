@@ -54,10 +54,11 @@ mod two_pass;
 /// avx512}`, `aarch64::neon`, `arm::neon`, `portable`.
 macro_rules! entry_point {
     ($backend:expr, $f:ident($($arg:expr),*)) => {
-        entry_point!($backend, $f($($arg),*), avx512_wide_as: avx512_wide)
+        entry_point!($backend, $f($($arg),*), avx512_plans_as: (avx512_wide, avx512_plain))
     };
-    // `avx512_wide_as`: the module whose entry point `Backend::Avx512Wide` calls.
-    ($backend:expr, $f:ident($($arg:expr),*), avx512_wide_as: $wide:ident) => {
+    // `avx512_plans_as`: the modules whose entry points `Backend::Avx512Wide` and
+    // `Backend::Avx512Plain` call.
+    ($backend:expr, $f:ident($($arg:expr),*), avx512_plans_as: ($wide:ident, $plain:ident)) => {
         match $backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Sse2 => x86_64::sse2::$f($($arg),*),
@@ -69,6 +70,8 @@ macro_rules! entry_point {
             Backend::Avx512 => x86_64::avx512::$f($($arg),*),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512Wide => x86_64::$wide::$f($($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Plain => x86_64::$plain::$f($($arg),*),
             #[cfg(aarch64_neon)]
             Backend::Neon => aarch64::neon::$f($($arg),*),
             #[cfg(arm_neon)]
@@ -105,13 +108,19 @@ pub enum Backend {
     /// units idle; [`Backend::detect`] never picks it, a cipher's detected route does
     /// on such a core.
     Avx512Wide,
+    /// x86-64 AVX-512 F/BW/VL as [`Backend::Avx512`], with no seventeenth block in the
+    /// general-purpose registers beside the 16-block batches of long messages. Faster
+    /// only on cores whose integer units share their ports with the vector units (Intel's);
+    /// [`Backend::detect`] never picks it, a cipher's detected route does on such a core.
+    Avx512Plain,
     /// NEON, 4 blocks per batch with byte-table tails: aarch64 (intrinsics, `tbl`) and
     /// 32-bit Arm (`asm!`, `vtbl`; detected from `AT_HWCAP`).
     Neon,
 }
 
 /// Every backend compiled for this target, slowest first (the one [`Backend::detect`]
-/// prefers last; `Avx512Wide` is before `Avx512`, which is the faster on most cores).
+/// prefers last; `Avx512Wide` and `Avx512Plain` are before `Avx512`, which is the faster
+/// on most cores).
 const ALL: &[Backend] = &[
     Backend::Portable,
     #[cfg(target_arch = "x86_64")]
@@ -122,6 +131,8 @@ const ALL: &[Backend] = &[
     Backend::Avx2,
     #[cfg(target_arch = "x86_64")]
     Backend::Avx512Wide,
+    #[cfg(target_arch = "x86_64")]
+    Backend::Avx512Plain,
     #[cfg(target_arch = "x86_64")]
     Backend::Avx512,
     #[cfg(any(aarch64_neon, arm_neon))]
@@ -183,7 +194,7 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => cpu_has!("avx2") && cpu_has!("bmi2"),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 | Backend::Avx512Wide => {
+            Backend::Avx512 | Backend::Avx512Wide | Backend::Avx512Plain => {
                 cpu_has!("avx512f") && cpu_has!("avx512bw") && cpu_has!("avx512vl")
             }
             #[cfg(aarch64_neon)]
@@ -204,6 +215,7 @@ impl Backend {
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
             Backend::Avx512Wide => "avx512-wide",
+            Backend::Avx512Plain => "avx512-plain",
             Backend::Neon => "neon",
         }
     }
@@ -293,7 +305,7 @@ impl Backend {
     pub(crate) fn lane_width(self) -> usize {
         match self {
             _ if !self.has_lane_bursts() => 1,
-            Backend::Avx512 | Backend::Avx512Wide => 16,
+            Backend::Avx512 | Backend::Avx512Wide | Backend::Avx512Plain => 16,
             Backend::Avx2 => 8,
             _ => 4,
         }
@@ -307,10 +319,16 @@ impl Backend {
     #[inline]
     pub(crate) unsafe fn xor_burst<J: generic::Jobs>(self, jobs: &mut J, double_rounds: u32) {
         // SAFETY: forwarded; `self.is_available()` means the entry point's target
-        // features are present (`avx512`'s are `avx512-wide`'s).
-        // `avx512-wide` differs from `avx512` only in its plan for long messages, so
-        // its bursts run `avx512`'s kernel: one copy of it compiled, not two.
-        unsafe { entry_point!(self, xor_burst(jobs, double_rounds), avx512_wide_as: avx512) }
+        // features are present (`avx512`'s are `avx512-wide`'s and `avx512-plain`'s).
+        // Those two differ from `avx512` only in their plans for long messages, so
+        // their bursts run `avx512`'s kernel: one copy of it compiled, not three.
+        unsafe {
+            entry_point!(
+                self,
+                xor_burst(jobs, double_rounds),
+                avx512_plans_as: (avx512, avx512)
+            )
+        }
     }
 }
 

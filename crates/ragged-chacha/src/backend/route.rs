@@ -8,7 +8,8 @@
 //! family, model) with one row per core that was measured (`docs/tuning.md`,
 //! "Per-length routing"); a row applies only with the backend it was measured against,
 //! and every other CPU keeps the backends' own thresholds. Likewise a row may send long
-//! messages to another plan of the same instruction set (Zen 5: `Avx512Wide`). The core
+//! messages to another plan of the same instruction set (Zen 5: `Avx512Wide`; Intel:
+//! `Avx512Plain`). The core
 //! is identified once per process; a call pays two compares.
 //!
 //! Only detected backends are routed: a backend named with `with_backend` runs every
@@ -258,11 +259,12 @@ impl MacRoute {
 /// bits, 10 for each crossover).
 const MAX_CROSSOVER: u16 = 0x3ff;
 
-/// Messages from this many bytes on run on a route's `long` backend. The one long
-/// backend, [`Backend::Avx512Wide`], runs shorter messages exactly as `Avx512` does
-/// (its plan differs from 44 blocks and a byte, 43 and a byte with an AEAD's key
-/// block), but its larger code costs them time (figures in docs/tuning.md, "ChaCha
-/// backends").
+/// Messages from this many bytes on run on a route's `long` backend. The wide one,
+/// [`Backend::Avx512Wide`], runs shorter messages exactly as `Avx512` does (its plan
+/// differs from 44 blocks and a byte, 43 and a byte with an AEAD's key block), but its
+/// larger code costs them time; the plain one, [`Backend::Avx512Plain`], differs from
+/// 17 blocks, but `Avx512`'s nine-block batches still pay on Intel at 17 and 34 blocks
+/// (figures in docs/tuning.md, "ChaCha backends").
 const LONG_FROM: usize = 64 * 43 + 1;
 
 /// One measured core's choices; `None` where its row keeps the backend's own.
@@ -294,7 +296,8 @@ struct ChaChaRow {
 /// The crossovers of each measured core: where the AVX-512 row form's fixed cost loses
 /// to a narrower backend (Zen 4: AVX2's 128-bit row form, cf8dd37; Zen 5: the scalar
 /// block, 8ce1735), where long messages run faster in the wide bulk plan (Zen 5, whose
-/// 16-lane rounds alone leave the vector pipes idle) and where a SIMD Poly1305 setup
+/// 16-lane rounds alone leave the vector pipes idle) or without the ninth block (Intel,
+/// whose integer units share the vector units' ports) and where a SIMD Poly1305 setup
 /// loses to the portable code (no row now: Zen 4's IFMA row, 8ce1735, went when the
 /// IFMA setup got cheaper and the backend's own threshold came down to AVX2's). The
 /// figures are in docs/tuning.md.
@@ -320,10 +323,19 @@ fn table(core: Core) -> Row {
             }),
             mac: None,
         },
-        // The Intel rows are its burst costs (`burst.rs`); its single-message paths keep
-        // the backend's own, which led the other backends at the shortest lengths
-        // there (7dad73f; figures in docs/tuning.md).
-        Core::Other | Core::Intel => Row {
+        // Short messages keep the backend's own paths, which led the other backends at
+        // the shortest lengths there (7dad73f). Its burst costs are in `burst.rs`.
+        Core::Intel => Row {
+            chacha: Some(ChaChaRow {
+                measured: Backend::Avx512,
+                long: Backend::Avx512Plain,
+                short: Backend::Avx512,
+                xor_short_below: 0,
+                aead_short_below: 0,
+            }),
+            mac: None,
+        },
+        Core::Other => Row {
             chacha: None,
             mac: None,
         },

@@ -10,7 +10,7 @@
 //! | x86-64 SSE2 | – | – | – | yes | yes | – |
 //! | x86-64 SSSE3 | yes | – | – | yes | yes | – |
 //! | x86-64 AVX2 | yes | yes | yes | yes | yes | – |
-//! | x86-64 AVX-512 | – | yes | – | – | – | yes (nine blocks: two sets and a scalar block; `avx512-wide`: every batch of a long message) |
+//! | x86-64 AVX-512 | – | yes (`avx512-plain`: no) | – | – | – | yes (nine blocks: two sets and a scalar block; `avx512-wide`: every batch of a long message) |
 //! | aarch64 NEON | – | – | – | – | – | – |
 //!
 //! 32-bit Arm NEON runs its own `asm!` round loops (`arm/asm.rs`) and has no

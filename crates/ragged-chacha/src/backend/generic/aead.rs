@@ -5,7 +5,7 @@
 use super::Absorb;
 use super::fused::{fused_batch, fused_sets, max_fused_blocks};
 use super::lanes::{Lanes, Rows};
-use super::plan::{one_batch, wide_pays, xor_keystream_rows};
+use super::plan::{bulk, one_batch, wide_pays, xor_keystream_rows};
 use super::rounds::{BatchExtras, Beside};
 use super::rows::{MAX_ROW_SETS, rows_batch};
 use crate::state::State;
@@ -54,7 +54,7 @@ impl<A: Absorb> BatchExtras for KeyToMac<'_, A> {
 ///
 /// [`Schedule::INTERLEAVE_MAC`]: crate::backend::schedule::Schedule::INTERLEAVE_MAC
 #[inline(always)]
-pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb, const WIDE: bool>(
+pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb, const BULK: u8>(
     state: &State,
     input: *const u8,
     output: *mut u8,
@@ -79,7 +79,7 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb, const WIDE: bool>(
             mac: &mut *mac,
         };
         if !W::INTERLEAVE_MAC {
-            key_batch_and_rest::<W, H, _, WIDE>(state, input, output, len, first, &mut on_key);
+            key_batch_and_rest::<W, H, _, BULK>(state, input, output, len, first, &mut on_key);
             mac.absorb(core::slice::from_raw_parts(output, len & !15));
         } else {
             one_batch::<W, W, W, H, _>(state, 0, input, output, first, 0, &mut on_key);
@@ -117,7 +117,7 @@ pub(crate) unsafe fn seal<W: Lanes, H: Rows, A: Absorb, const WIDE: bool>(
 ///
 /// [`Schedule::INTERLEAVE_MAC`]: crate::backend::schedule::Schedule::INTERLEAVE_MAC
 #[inline(always)]
-pub(crate) unsafe fn open<W: Lanes, H: Rows, A: Absorb, const WIDE: bool>(
+pub(crate) unsafe fn open<W: Lanes, H: Rows, A: Absorb, const BULK: u8>(
     state: &State,
     input: *const u8,
     output: *mut u8,
@@ -146,7 +146,7 @@ pub(crate) unsafe fn open<W: Lanes, H: Rows, A: Absorb, const WIDE: bool>(
             ciphertext: input,
             len: whole,
         };
-        key_batch_and_rest::<W, H, _, WIDE>(state, input, output, len, first, &mut on_key);
+        key_batch_and_rest::<W, H, _, BULK>(state, input, output, len, first, &mut on_key);
         wipe(&mut key);
     }
 }
@@ -162,7 +162,7 @@ pub(crate) unsafe fn open<W: Lanes, H: Rows, A: Absorb, const WIDE: bool>(
 ///
 /// [`Schedule::FUSE_REMAINDER`]: crate::backend::schedule::Schedule::FUSE_REMAINDER
 #[inline(always)]
-unsafe fn key_batch_and_rest<W: Lanes, H: Rows, E: BatchExtras, const WIDE: bool>(
+unsafe fn key_batch_and_rest<W: Lanes, H: Rows, E: BatchExtras, const BULK: u8>(
     state: &State,
     input: *const u8,
     output: *mut u8,
@@ -179,7 +179,10 @@ unsafe fn key_batch_and_rest<W: Lanes, H: Rows, E: BatchExtras, const WIDE: bool
             return;
         }
         // The wide bulk's first batch holds the key block too.
-        let first = if WIDE && W::FUSE_REMAINDER && wide_pays::<W, H>(1 + len.div_ceil(64)) {
+        let first = if BULK == bulk::WIDE
+            && W::FUSE_REMAINDER
+            && wide_pays::<W, H>(1 + len.div_ceil(64))
+        {
             let first = first + beside;
             fused_sets::<W, H, MAX_ROW_SETS, false, _>(state, 0, input, output, first, 0, extras);
             first
@@ -190,7 +193,7 @@ unsafe fn key_batch_and_rest<W: Lanes, H: Rows, E: BatchExtras, const WIDE: bool
         if first < len {
             let (i, o) = (input.add(first), output.add(first));
             let counter = 1 + (first / 64) as u64;
-            xor_keystream_rows::<W, W, W, H, WIDE>(state, counter, i, o, len - first);
+            xor_keystream_rows::<W, W, W, H, BULK>(state, counter, i, o, len - first);
         }
     }
 }

@@ -5,13 +5,13 @@
 /// Defines one backend's entry points, the same four every backend exports
 /// (`<name>::xor_keystream`, `<name>::seal`, `<name>::open`, `<name>::xor_burst`): the generic kernel
 /// instantiated with the given lane types (wide, middle, narrow vertical; row form)
-/// and bulk plan (`wide_bulk`: every batch of a long message fused with row sets,
+/// and bulk plan (`bulk`: `FULL`, `WIDE` or `PLAIN`, one of `generic::bulk`'s, see
 /// [`generic::xor_keystream_rows`]) under `target_feature`. The lane types must be in
 /// scope where it is invoked.
 macro_rules! entry_points {
     (
         $(#[$doc:meta])* $name:ident, $features:literal, $wide:ty, $mid:ty, $narrow:ty, $rows:ty,
-        wide_bulk: $bulk:tt
+        bulk: $bulk:ident
     ) => {
         $(#[$doc])*
         pub(crate) mod $name {
@@ -35,7 +35,7 @@ macro_rules! entry_points {
                 // SAFETY: the lane types need only the features enabled for this
                 // function; the pointer contract is forwarded.
                 unsafe {
-                    generic::xor_keystream_rows::<$wide, $mid, $narrow, $rows, $bulk>(
+                    generic::xor_keystream_rows::<$wide, $mid, $narrow, $rows, { generic::bulk::$bulk }>(
                         state, counter, input, output, len,
                     )
                 }
@@ -55,7 +55,11 @@ macro_rules! entry_points {
                 mac: &mut A,
             ) {
                 // SAFETY: as for `xor_keystream`.
-                unsafe { generic::seal::<$wide, $rows, A, $bulk>(state, input, output, len, mac) }
+                unsafe {
+                    generic::seal::<$wide, $rows, A, { generic::bulk::$bulk }>(
+                        state, input, output, len, mac,
+                    )
+                }
             }
 
             /// The AEAD open ([`generic::open`]) on this backend.
@@ -71,21 +75,26 @@ macro_rules! entry_points {
                 mac: &mut A,
             ) {
                 // SAFETY: as for `xor_keystream`.
-                unsafe { generic::open::<$wide, $rows, A, $bulk>(state, input, output, len, mac) }
+                unsafe {
+                    generic::open::<$wide, $rows, A, { generic::bulk::$bulk }>(
+                        state, input, output, len, mac,
+                    )
+                }
             }
 
-            $crate::backend::generic::burst_entry_point!(wide_bulk: $bulk, $features, $wide);
+            $crate::backend::generic::burst_entry_point!(bulk: $bulk, $features, $wide);
         }
     };
 }
 pub(crate) use entry_points;
 
-/// `entry_points!`'s `xor_burst`, which a wide-bulk backend leaves out: its bursts run
-/// the kernel of its twin without the wide bulk (see `Backend::xor_burst`), so that
-/// the burst kernels, the largest code in the crate, are compiled once.
+/// `entry_points!`'s `xor_burst`, which a backend with another bulk plan than `FULL`
+/// leaves out: its bursts run the kernel of its `FULL` twin (see `Backend::xor_burst`),
+/// so that the burst kernels, the largest code in the crate, are compiled once.
 macro_rules! burst_entry_point {
-    (wide_bulk: true, $features:literal, $wide:ty) => {};
-    (wide_bulk: false, $features:literal, $wide:ty) => {
+    (bulk: WIDE, $features:literal, $wide:ty) => {};
+    (bulk: PLAIN, $features:literal, $wide:ty) => {};
+    (bulk: FULL, $features:literal, $wide:ty) => {
         /// The burst kernel ([`generic::xor_burst`]) on this backend: the wide
         /// lanes across the jobs.
         ///

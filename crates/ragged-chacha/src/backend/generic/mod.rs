@@ -64,6 +64,8 @@ pub(crate) use self::entry_points::{burst_entry_point, entry_points};
 pub(crate) use self::lanes::Lanes;
 #[cfg(lane_simd)]
 pub(crate) use self::lanes::Rows;
+#[cfg(lane_simd)]
+pub(crate) use self::plan::bulk;
 #[cfg(arm_neon)]
 pub(crate) use self::plan::no_rounds;
 pub(crate) use self::plan::xor_keystream;

@@ -27,6 +27,20 @@ use super::vertical::{CounterRows, batch, batch_nine, full_batch};
 use crate::backend::portable::Word;
 use crate::state::State;
 
+/// A backend's plan for the batches of a long message (a const parameter of the
+/// kernels; one per entry point).
+pub(crate) mod bulk {
+    /// Full batches, the schedule's nine-block batches among them where it has them
+    /// ([`Schedule::NINTH_BLOCK`](crate::backend::schedule::Schedule::NINTH_BLOCK)).
+    pub(crate) const FULL: u8 = 0;
+    /// Every batch fused with row sets while that saves batches (`wide_batches`).
+    pub(crate) const WIDE: u8 = 1;
+    /// Full batches and no nine-block batch, for cores whose integer units share
+    /// their ports with the vector ones, so that a ninth block beside the rounds
+    /// slows them (Intel's, docs/tuning.md).
+    pub(crate) const PLAIN: u8 = 2;
+}
+
 /// One batch of `len` bytes (`0 < len <= 64 * W::BLOCKS`, one block less with a key
 /// block): in the row form where its blocks fit in up to `MAX_ROW_SETS` sets, else a
 /// vertical batch of the narrowest of `W`, `M`, `N` that holds them.
@@ -81,7 +95,8 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 ) {
     // SAFETY: forwarded; the remainder gets exactly its own range and counter.
     unsafe {
-        let (counter, done) = full_batches::<W>(state, counter, input, output, len, 0, 0);
+        let (counter, done) =
+            full_batches::<W, { bulk::FULL }>(state, counter, input, output, len, 0, 0);
         if len > done {
             let (i, o) = (input.add(done), output.add(done));
             vertical_rest::<W, M, N, _>(state, counter, i, o, len - done, done, &mut ())
@@ -92,8 +107,9 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 /// As [`xor_keystream`], with a remainder of up to `MAX_ROW_SETS * H::ROW_BLOCKS`
 /// blocks done in the row form (one to three interleaved sets), which is faster for a
 /// few blocks; with [`Schedule::FUSE_REMAINDER`], inside the last full batch's round
-/// loop where there is one. With `WIDE` (the wide bulk, [`wide_batches`]) every batch
-/// of a long message is such a fused batch.
+/// loop where there is one. `BULK` is the plan for the batches before: with
+/// [`bulk::WIDE`] (the wide bulk, [`wide_batches`]) every batch of a long message is such
+/// a fused batch; [`bulk::PLAIN`] runs no nine-block batch.
 ///
 /// [`Schedule::FUSE_REMAINDER`]: crate::backend::schedule::Schedule::FUSE_REMAINDER
 ///
@@ -101,7 +117,7 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 /// As for [`xor_keystream`], and the CPU has the features of `H`.
 #[cfg(lane_simd)]
 #[inline(always)]
-pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows, const WIDE: bool>(
+pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows, const BULK: u8>(
     state: &State,
     counter: u64,
     input: *const u8,
@@ -117,12 +133,14 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows, c
     // (the fused batch: the last full batch and the remainder after it).
     // (No closures here: they would not inherit the caller's target features.)
     unsafe {
-        let (counter, start) = if WIDE && W::FUSE_REMAINDER && state.double_rounds != 0 {
-            wide_batches::<W, H>(state, counter, input, output, len)
-        } else {
-            (counter, 0)
-        };
-        let (counter, done) = full_batches::<W>(state, counter, input, output, len, fuse, start);
+        let (counter, start) =
+            if BULK == bulk::WIDE && W::FUSE_REMAINDER && state.double_rounds != 0 {
+                wide_batches::<W, H>(state, counter, input, output, len)
+            } else {
+                (counter, 0)
+            };
+        let (counter, done) =
+            full_batches::<W, BULK>(state, counter, input, output, len, fuse, start);
         // (`W::FUSE_REMAINDER` first: the compiler cannot tell that without it
         // `full_batches` never leaves more than a batch, and would emit the fused
         // batch's code anyway.)
@@ -269,7 +287,8 @@ fn ninth_block_batches(blocks: usize, len: usize) -> usize {
     first + blocks * ((whole - (blocks + 1) * first) / (blocks * (blocks + 1)))
 }
 
-/// Runs full batches of `W` (with [`Schedule::NINTH_BLOCK`], nine-block ones first) from
+/// Runs full batches of `W` (with [`Schedule::NINTH_BLOCK`] and a `BULK` plan other
+/// than [`bulk::PLAIN`], nine-block ones first) from
 /// byte `start` while a whole batch remains; returns the counter and byte offset of the remainder
 /// (`0 <= len - offset < 64 * W::BLOCKS`; with no double round, [`no_rounds`] takes
 /// what the nine-block batches leave, and the offset is `len`). With a remainder of
@@ -283,7 +302,7 @@ fn ninth_block_batches(blocks: usize, len: usize) -> usize {
 ///
 /// [`Schedule::NINTH_BLOCK`]: crate::backend::schedule::Schedule::NINTH_BLOCK
 #[inline(always)]
-unsafe fn full_batches<W: Lanes>(
+unsafe fn full_batches<W: Lanes, const BULK: u8>(
     state: &State,
     counter: u64,
     input: *const u8,
@@ -302,7 +321,7 @@ unsafe fn full_batches<W: Lanes>(
         // Each loop builds its counter rows only where it runs: built before the
         // checks, they stayed live into the fused batch after them, whose scalar block
         // then spilled more (docs/tuning.md, "ChaCha backends").
-        let nine = if W::NINTH_BLOCK {
+        let nine = if W::NINTH_BLOCK && BULK != bulk::PLAIN {
             ninth_block_batches(W::BLOCKS, len - start)
         } else {
             0
