@@ -6,7 +6,7 @@
 /// (`<name>::xor_keystream`, `<name>::seal`, `<name>::open`, `<name>::xor_burst`): the generic kernel
 /// instantiated with the given lane types (wide, middle, narrow vertical; row form)
 /// and bulk plan (`bulk`: `FULL`, `WIDE` or `PLAIN`, one of `generic::bulk`'s, see
-/// [`generic::xor_keystream_rows`]) under `target_feature`. The lane types must be in
+/// [`generic::xor_keystream_rows`](super::xor_keystream_rows)) under `target_feature`. The lane types must be in
 /// scope where it is invoked.
 macro_rules! entry_points {
     (
