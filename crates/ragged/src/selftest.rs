@@ -20,7 +20,8 @@ pub fn run() -> Result<(), String> {
 
     write!(out, "{:<24}", "cipher")?;
     for b in &backends {
-        // One space at least before each name: the longest, `avx512-plain`, is 12.
+        // One space at least before each name, however long (`avx512-plain` fills the
+        // width).
         write!(out, " {:>12}", b.name())?;
     }
     writeln!(out)?;

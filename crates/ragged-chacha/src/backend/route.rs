@@ -263,7 +263,7 @@ const MAX_CROSSOVER: u16 = 0x3ff;
 /// [`Backend::Avx512Wide`], runs shorter messages exactly as `Avx512` does (its plan
 /// differs from 44 blocks and a byte, 43 and a byte with an AEAD's key block), but its
 /// larger code costs them time; the plain one, [`Backend::Avx512Plain`], differs from
-/// 17 blocks, but `Avx512`'s nine-block batches still pay on Intel at 17 and 34 blocks
+/// 17 blocks, but below this length `Avx512`'s nine-block batches still pay on Intel
 /// (figures in docs/tuning.md, "ChaCha backends").
 const LONG_FROM: usize = 64 * 43 + 1;
 
