@@ -20,12 +20,12 @@ unsafe impl Lanes for Word {
         Word(x)
     }
     #[inline(always)]
-    unsafe fn counters(counter: u64) -> (Self, Self) {
-        (Word(counter as u32), Word((counter >> 32) as u32))
+    unsafe fn lane_index() -> Self {
+        Word(0)
     }
     #[inline(always)]
-    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self) {
-        let (lo, wrapped) = lo.0.overflowing_add(blocks);
+    unsafe fn add_carry(lo: Self, hi: Self, step: Self) -> (Self, Self) {
+        let (lo, wrapped) = lo.0.overflowing_add(step.0);
         (Word(lo), Word(hi.0.wrapping_add(u32::from(wrapped))))
     }
     #[inline(always)]

@@ -47,27 +47,18 @@ unsafe impl Lanes for Neon {
         Neon(unsafe { vdupq_n_u32(x) })
     }
     #[inline(always)]
-    unsafe fn counters(counter: u64) -> (Self, Self) {
+    unsafe fn lane_index() -> Self {
         // SAFETY: NEON; `LANE_INDEX` is 16 readable bytes.
-        unsafe {
-            let base = vdupq_n_u32(counter as u32);
-            let lo = vaddq_u32(base, vld1q_u32(LANE_INDEX.as_ptr()));
-            // A lane carried when its low half wrapped below the base; the unsigned
-            // compare gives all ones (-1) there, so subtracting it adds the carry.
-            let carry = vcltq_u32(lo, base);
-            let hi = vsubq_u32(vdupq_n_u32((counter >> 32) as u32), carry);
-            (Neon(lo), Neon(hi))
-        }
+        Neon(unsafe { vld1q_u32(LANE_INDEX.as_ptr()) })
     }
     #[inline(always)]
-    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self) {
+    unsafe fn add_carry(lo: Self, hi: Self, step: Self) -> (Self, Self) {
         // SAFETY: NEON.
         unsafe {
-            let step = vdupq_n_u32(blocks);
-            let lo = vaddq_u32(lo.0, step);
+            let lo = vaddq_u32(lo.0, step.0);
             // A lane's low half wrapped exactly when it ends below the step; the
             // compare gives all ones (-1) there, so subtracting it adds the carry.
-            let carry = vcltq_u32(lo, step);
+            let carry = vcltq_u32(lo, step.0);
             (Neon(lo), Neon(vsubq_u32(hi.0, carry)))
         }
     }

@@ -22,14 +22,32 @@ pub(crate) unsafe trait Lanes: Copy + Schedule {
 
     /// Every lane set to `x`.
     unsafe fn splat(x: u32) -> Self;
+    /// Lane `i` holds `i`.
+    unsafe fn lane_index() -> Self;
+    /// 64-bit counters split in halves, moved on by `step`: `step` added to the low
+    /// halves `lo`, and one to the high half `hi` of each lane whose low half wrapped.
+    unsafe fn add_carry(lo: Self, hi: Self, step: Self) -> (Self, Self);
     /// Lane `i` holds the low and the high half of `counter + i` (wrapping).
-    unsafe fn counters(counter: u64) -> (Self, Self);
+    #[inline(always)]
+    unsafe fn counters(counter: u64) -> (Self, Self) {
+        // SAFETY: the caller upholds the CPU features.
+        unsafe {
+            let (lo, hi) = (
+                Self::splat(counter as u32),
+                Self::splat((counter >> 32) as u32),
+            );
+            Self::add_carry(lo, hi, Self::lane_index())
+        }
+    }
     /// The counter rows of `blocks` blocks later, from those of [`Lanes::counters`]
-    /// (`hi` may have a word added to every lane): `blocks` added to the low halves, and
-    /// one to the high half of each lane whose low half wrapped. In the vectors only, so
-    /// a loop of batches carries its counter rows from one batch to the next instead of
+    /// (`hi` may have a word added to every lane). In the vectors only, so a loop of
+    /// batches carries its counter rows from one batch to the next instead of
     /// broadcasting the scalar counter into them at the head of every batch.
-    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self);
+    #[inline(always)]
+    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self) {
+        // SAFETY: the caller upholds the CPU features.
+        unsafe { Self::add_carry(lo, hi, Self::splat(blocks)) }
+    }
     /// Lane-wise wrapping addition.
     unsafe fn add(self, other: Self) -> Self;
     /// Lane-wise exclusive or.

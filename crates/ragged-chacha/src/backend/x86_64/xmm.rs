@@ -142,29 +142,19 @@ where
         Xmm::v(unsafe { _mm_set1_epi32(x as i32) })
     }
     #[inline(always)]
-    unsafe fn counters(counter: u64) -> (Self, Self) {
+    unsafe fn lane_index() -> Self {
         // SAFETY: SSE2.
-        unsafe {
-            let base = _mm_set1_epi32(counter as u32 as i32);
-            let lo = _mm_add_epi32(base, _mm_setr_epi32(0, 1, 2, 3));
-            // A lane carried when its low half wrapped below the base (unsigned
-            // compare, made signed by flipping the top bit); the mask is -1 there.
-            let sign = _mm_set1_epi32(i32::MIN);
-            let carry = _mm_cmplt_epi32(_mm_xor_si128(lo, sign), _mm_xor_si128(base, sign));
-            let hi = _mm_sub_epi32(_mm_set1_epi32((counter >> 32) as u32 as i32), carry);
-            (Xmm::v(lo), Xmm::v(hi))
-        }
+        Xmm::v(unsafe { _mm_setr_epi32(0, 1, 2, 3) })
     }
     #[inline(always)]
-    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self) {
+    unsafe fn add_carry(lo: Self, hi: Self, step: Self) -> (Self, Self) {
         // SAFETY: SSE2.
         unsafe {
-            let step = _mm_set1_epi32(blocks as i32);
-            let lo = _mm_add_epi32(lo.0, step);
+            let lo = _mm_add_epi32(lo.0, step.0);
             // A lane's low half wrapped exactly when it ends below the step (unsigned
             // compare, made signed by flipping the top bit); the mask is -1 there.
             let sign = _mm_set1_epi32(i32::MIN);
-            let carry = _mm_cmplt_epi32(_mm_xor_si128(lo, sign), _mm_xor_si128(step, sign));
+            let carry = _mm_cmplt_epi32(_mm_xor_si128(lo, sign), _mm_xor_si128(step.0, sign));
             (Xmm::v(lo), Xmm::v(_mm_sub_epi32(hi.0, carry)))
         }
     }

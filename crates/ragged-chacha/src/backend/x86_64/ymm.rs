@@ -68,30 +68,20 @@ unsafe impl Lanes for Ymm {
         Ymm(unsafe { _mm256_set1_epi32(x as i32) })
     }
     #[inline(always)]
-    unsafe fn counters(counter: u64) -> (Self, Self) {
+    unsafe fn lane_index() -> Self {
         // SAFETY: AVX2.
-        unsafe {
-            let base = _mm256_set1_epi32(counter as u32 as i32);
-            let lo = _mm256_add_epi32(base, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            // Unsigned "lo < base" as a signed compare with the top bits flipped.
-            let sign = _mm256_set1_epi32(i32::MIN);
-            let carry =
-                _mm256_cmpgt_epi32(_mm256_xor_si256(base, sign), _mm256_xor_si256(lo, sign));
-            let hi = _mm256_sub_epi32(_mm256_set1_epi32((counter >> 32) as u32 as i32), carry);
-            (Ymm(lo), Ymm(hi))
-        }
+        Ymm(unsafe { _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7) })
     }
     #[inline(always)]
-    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self) {
+    unsafe fn add_carry(lo: Self, hi: Self, step: Self) -> (Self, Self) {
         // SAFETY: AVX2.
         unsafe {
-            let step = _mm256_set1_epi32(blocks as i32);
-            let lo = _mm256_add_epi32(lo.0, step);
+            let lo = _mm256_add_epi32(lo.0, step.0);
             // A lane's low half wrapped exactly when it ends below the step (unsigned,
             // as a signed compare with the top bits flipped); the mask is -1 there.
             let sign = _mm256_set1_epi32(i32::MIN);
             let carry =
-                _mm256_cmpgt_epi32(_mm256_xor_si256(step, sign), _mm256_xor_si256(lo, sign));
+                _mm256_cmpgt_epi32(_mm256_xor_si256(step.0, sign), _mm256_xor_si256(lo, sign));
             (Ymm(lo), Ymm(_mm256_sub_epi32(hi.0, carry)))
         }
     }

@@ -19,27 +19,17 @@ unsafe impl Lanes for Zmm {
         Zmm(unsafe { _mm512_set1_epi32(x as i32) })
     }
     #[inline(always)]
-    unsafe fn counters(counter: u64) -> (Self, Self) {
+    unsafe fn lane_index() -> Self {
         // SAFETY: AVX-512F.
-        unsafe {
-            let base = _mm512_set1_epi32(counter as u32 as i32);
-            let index = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-            let lo = _mm512_add_epi32(base, index);
-            // Lanes whose low half wrapped carry one into the high half.
-            let carried = _mm512_cmplt_epu32_mask(lo, base);
-            let hi = _mm512_set1_epi32((counter >> 32) as u32 as i32);
-            let hi = _mm512_mask_add_epi32(hi, carried, hi, _mm512_set1_epi32(1));
-            (Zmm(lo), Zmm(hi))
-        }
+        Zmm(unsafe { _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) })
     }
     #[inline(always)]
-    unsafe fn advance_counters(lo: Self, hi: Self, blocks: u32) -> (Self, Self) {
+    unsafe fn add_carry(lo: Self, hi: Self, step: Self) -> (Self, Self) {
         // SAFETY: AVX-512F.
         unsafe {
-            let step = _mm512_set1_epi32(blocks as i32);
-            let lo = _mm512_add_epi32(lo.0, step);
+            let lo = _mm512_add_epi32(lo.0, step.0);
             // A lane's low half wrapped exactly when it ends below the step.
-            let carried = _mm512_cmplt_epu32_mask(lo, step);
+            let carried = _mm512_cmplt_epu32_mask(lo, step.0);
             let hi = _mm512_mask_add_epi32(hi.0, carried, hi.0, _mm512_set1_epi32(1));
             (Zmm(lo), Zmm(hi))
         }
