@@ -11,6 +11,13 @@
 //! h' = h·r^n + Σ_i m_i·r^(n-i) = Σ_j r^(8-j) · A_j,   A_j = Σ_k m_(8k+j)·r^(8(K-1-k))
 //! ```
 //!
+//! One step of that chain (a multiply, its carry and the next group's add) is a chain
+//! of dependent multiplies several times longer than the step's share of the IFMA
+//! ports, so the groups run as two chains in `r¹⁶` side by side, one taking the even
+//! groups and one the odd: `A_j = E_j·r^8 + O_j` where the odd chain ends with the last
+//! group (`K` even), or `E_j + O_j·r^8` where the even one does (`K` odd). Each chain
+//! fills the other's waits.
+//!
 //! A run whose length is not a multiple of eight blocks is padded *in front* with
 //! `pad = -n mod 8` zero blocks (no 2^128 bit either): a zero block adds nothing to
 //! `Σ m_i·r^(n-i)`, and `h` goes into the lane of the first real block, whose exponent
@@ -49,8 +56,11 @@
 //! `2^44`, `2^41`, so the multiplicands are below `2^45.1` (the powers multiplied in
 //! [`powers`] are smaller still). Each product is below `2^93.5` (inside
 //! 104 bits), its low half below `2^52`, its high half below `2^41.5`; so
-//! `dk_lo < 2^53.6`, `dk_hi < 2^43.1`, `t0 < 2^56`, `t1, t2 < 2^54`. The final sums
-//! of eight lanes stay below `2^59`.
+//! `dk_lo < 2^53.6`, `dk_hi < 2^43.1`, `t0 < 2^56`, `t1, t2 < 2^54`. The two chains'
+//! sum (one carried accumulator with a message block, the other carried and multiplied
+//! by `r⁸`, carried) has limbs below `2^45.6`, so the final multiply's products stay
+//! below `2^94.1`, `dk_hi < 2^43.6`, `t0 < 2^56.5`, and the final sums of eight lanes
+//! below `2^59.5` (`join44` takes up to `2^62`).
 //!
 //! # Hand-off
 //!
@@ -395,12 +405,32 @@ unsafe fn blocks8(h: &mut [u64; 3], r: [u64; 2], data: &[u8]) {
         let mut acc = add(&first, &h44);
 
         let powers = powers(r);
-        // r⁸ (lane 7) in every lane: the Horner step.
-        let step = mult(permute(_mm512_set1_epi64(7), &powers));
+        // r⁸ (lane 7) in every lane: a group's step.
+        let r8 = permute(_mm512_set1_epi64(7), &powers);
+        let step = mult(r8);
         let mut p = data.as_ptr().add(16 * (8 - pad));
-        for _ in 1..groups {
-            acc = add(&carry(mul(&acc, &step)), &load8(p));
+        if groups > 1 {
+            // Two Horner chains in r¹⁶ side by side (see the module comment): `acc`
+            // takes groups 0, 2, 4, …, `odd` groups 1, 3, 5, ….
+            let mut odd = load8(p);
             p = p.add(128);
+            if groups > 2 {
+                let step2 = mult(carry(mul(&r8, &step)));
+                for _ in 0..(groups - 2) / 2 {
+                    acc = add(&carry(mul(&acc, &step2)), &load8(p));
+                    odd = add(&carry(mul(&odd, &step2)), &load8(p.add(128)));
+                    p = p.add(256);
+                }
+                if groups % 2 == 1 {
+                    acc = add(&carry(mul(&acc, &step2)), &load8(p));
+                }
+            }
+            // The chain without the last group is one step short: once more by r⁸.
+            acc = if groups % 2 == 1 {
+                add(&acc, &carry(mul(&odd, &step)))
+            } else {
+                add(&carry(mul(&acc, &step)), &odd)
+            };
         }
 
         // Each lane's final multiplier, r^(8 - block) for the block in it.
