@@ -241,7 +241,8 @@ unsafe fn set_tags<const S: usize>(
     }
     let tail_mask = |len: usize| ((1u32 << (len % 16)) - 1) as __mmask16;
     // SAFETY: the caller's features; every load reads within its lane's key (64
-    // bytes), AAD or ciphertext (whole blocks below the length, the tail masked).
+    // bytes), AAD or ciphertext (whole blocks below the length, the tail masked);
+    // every store writes one 16-byte tag of `tags`.
     unsafe {
         let zero = _mm512_setzero_si512();
         let mut r = [[zero; 5]; S];
