@@ -426,11 +426,12 @@ unsafe fn blocks8(h: &mut [u64; 3], r: [u64; 2], data: &[u8]) {
                 }
             }
             // The chain without the last group is one step short: once more by r⁸.
-            acc = if groups % 2 == 1 {
-                add(&acc, &carry(mul(&odd, &step)))
+            let (short, last) = if groups % 2 == 1 {
+                (odd, acc)
             } else {
-                add(&carry(mul(&acc, &step)), &odd)
+                (acc, odd)
             };
+            acc = add(&carry(mul(&short, &step)), &last);
         }
 
         // Each lane's final multiplier, r^(8 - block) for the block in it.
