@@ -108,9 +108,10 @@ pub enum Backend {
     /// units idle; [`Backend::detect`] never picks it, a cipher's detected route does
     /// on such a core.
     Avx512Wide,
-    /// x86-64 AVX-512 F/BW/VL as [`Backend::Avx512`], with no seventeenth block in the
-    /// general-purpose registers beside the 16-block batches of long messages. Faster
-    /// only on cores whose integer units share their ports with the vector units (Intel's);
+    /// x86-64 AVX-512 F/BW/VL as [`Backend::Avx512`], with a seventeenth block in the
+    /// general-purpose registers beside a 16-block batch only where a few such batches
+    /// round out a message's last blocks (long messages run plain 16-block batches).
+    /// Faster only on cores whose integer units share their ports with the vector units (Intel's);
     /// [`Backend::detect`] never picks it, a cipher's detected route does on such a core.
     Avx512Plain,
     /// NEON, 4 blocks per batch with byte-table tails: aarch64 (intrinsics, `tbl`) and

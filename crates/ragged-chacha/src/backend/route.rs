@@ -263,8 +263,9 @@ const MAX_CROSSOVER: u16 = 0x3ff;
 /// [`Backend::Avx512Wide`], runs shorter messages exactly as `Avx512` does (its plan
 /// differs from 44 blocks and a byte, 43 and a byte with an AEAD's key block), but its
 /// larger code costs them time; the plain one, [`Backend::Avx512Plain`], differs from
-/// 17 blocks, but below this length `Avx512`'s nine-block batches still pay on Intel
-/// (figures in docs/tuning.md, "ChaCha backends").
+/// 34 blocks (a keystream call's two nine-block batches), and below this length
+/// `Avx512` measured as fast or faster on Intel (figures in docs/tuning.md, "ChaCha
+/// backends").
 const LONG_FROM: usize = 64 * 43 + 1;
 
 /// One measured core's choices; `None` where its row keeps the backend's own.
@@ -296,7 +297,7 @@ struct ChaChaRow {
 /// The crossovers of each measured core: where the AVX-512 row form's fixed cost loses
 /// to a narrower backend (Zen 4: AVX2's 128-bit row form, cf8dd37; Zen 5: the scalar
 /// block, 8ce1735), where long messages run faster in the wide bulk plan (Zen 5, whose
-/// 16-lane rounds alone leave the vector pipes idle) or without the ninth block (Intel,
+/// 16-lane rounds alone leave the vector pipes idle) or with fewer ninth blocks (Intel,
 /// whose integer units share the vector units' ports) and where a SIMD Poly1305 setup
 /// loses to the portable code (no row now: Zen 4's IFMA row, 8ce1735, went when the
 /// IFMA setup got cheaper and the backend's own threshold came down to AVX2's). The

@@ -5,7 +5,7 @@
 use super::Absorb;
 use super::fused::{fused_batch, fused_sets, max_fused_blocks};
 use super::lanes::{Lanes, Rows};
-use super::plan::{bulk, one_batch, wide_pays, xor_keystream_rows};
+use super::plan::{bulk, keystream_rows, one_batch, wide_pays};
 use super::rounds::{BatchExtras, Beside};
 use super::rows::{MAX_ROW_SETS, rows_batch};
 use crate::state::State;
@@ -193,7 +193,7 @@ unsafe fn key_batch_and_rest<W: Lanes, H: Rows, E: BatchExtras, const BULK: u8>(
         if first < len {
             let (i, o) = (input.add(first), output.add(first));
             let counter = 1 + (first / 64) as u64;
-            xor_keystream_rows::<W, W, W, H, BULK>(state, counter, i, o, len - first);
+            keystream_rows::<W, W, W, H, BULK, true>(state, counter, i, o, len - first);
         }
     }
 }

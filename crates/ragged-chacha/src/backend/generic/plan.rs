@@ -35,9 +35,11 @@ pub(crate) mod bulk {
     pub(crate) const FULL: u8 = 0;
     /// Every batch fused with row sets while that saves batches (`wide_batches`).
     pub(crate) const WIDE: u8 = 1;
-    /// Full batches and no nine-block batch, for cores whose integer units share
-    /// their ports with the vector ones, so that a ninth block beside the rounds
-    /// slows them (Intel's, docs/tuning.md).
+    /// Full batches, and nine-block batches only to round out a remainder of a few
+    /// blocks (`plain_round_out`), for cores whose integer units share their ports
+    /// with the vector ones, so that a ninth block beside the rounds slows them, yet
+    /// less than a fused row set does for one to three blocks (Intel's,
+    /// docs/tuning.md).
     pub(crate) const PLAIN: u8 = 2;
 }
 
@@ -96,7 +98,7 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
     // SAFETY: forwarded; the remainder gets exactly its own range and counter.
     unsafe {
         let (counter, done) =
-            full_batches::<W, { bulk::FULL }>(state, counter, input, output, len, 0, 0);
+            full_batches::<W, { bulk::FULL }, false>(state, counter, input, output, len, 0, 0);
         if len > done {
             let (i, o) = (input.add(done), output.add(done));
             vertical_rest::<W, M, N, _>(state, counter, i, o, len - done, done, &mut ())
@@ -109,7 +111,8 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 /// few blocks; with [`Schedule::FUSE_REMAINDER`], inside the last full batch's round
 /// loop where there is one. `BULK` is the plan for the batches before: with
 /// [`bulk::WIDE`] (the wide bulk, [`wide_batches`]) every batch of a long message is such
-/// a fused batch; [`bulk::PLAIN`] runs no nine-block batch.
+/// a fused batch; [`bulk::PLAIN`] runs nine-block batches only to round out a
+/// remainder of at most [`plain_round_out`]`(false)` blocks.
 ///
 /// [`Schedule::FUSE_REMAINDER`]: crate::backend::schedule::Schedule::FUSE_REMAINDER
 ///
@@ -118,6 +121,42 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 #[cfg(lane_simd)]
 #[inline(always)]
 pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows, const BULK: u8>(
+    state: &State,
+    counter: u64,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+) {
+    // SAFETY: forwarded.
+    unsafe { keystream_rows::<W, M, N, H, BULK, false>(state, counter, input, output, len) }
+}
+
+/// The most blocks of remainder that [`bulk::PLAIN`] rounds out with nine-block
+/// batches (so many of them, each a block more than a full batch), for the rest of an
+/// AEAD message (`aead`) or a keystream call; a longer remainder is fused into the
+/// last full batch. On Intel a keystream call's fused row set cost less than two
+/// ninth blocks, an AEAD's more than three (docs/tuning.md, "ChaCha backends").
+#[inline(always)]
+const fn plain_round_out(aead: bool) -> usize {
+    if aead { 3 } else { 1 }
+}
+
+/// [`xor_keystream_rows`] for a keystream call or (`AEAD`) the rest of an AEAD message
+/// after its key batch: [`bulk::PLAIN`]'s nine-block batches round out a remainder of
+/// at most [`plain_round_out`]`(AEAD)` blocks.
+///
+/// # Safety
+/// As for [`xor_keystream_rows`].
+#[cfg(lane_simd)]
+#[inline(always)]
+pub(super) unsafe fn keystream_rows<
+    W: Lanes,
+    M: Lanes,
+    N: Lanes,
+    H: Rows,
+    const BULK: u8,
+    const AEAD: bool,
+>(
     state: &State,
     counter: u64,
     input: *const u8,
@@ -140,7 +179,7 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows, c
                 (counter, 0)
             };
         let (counter, done) =
-            full_batches::<W, BULK>(state, counter, input, output, len, fuse, start);
+            full_batches::<W, BULK, AEAD>(state, counter, input, output, len, fuse, start);
         // (`W::FUSE_REMAINDER` first: the compiler cannot tell that without it
         // `full_batches` never leaves more than a batch, and would emit the fused
         // batch's code anyway.)
@@ -287,8 +326,9 @@ fn ninth_block_batches(blocks: usize, len: usize) -> usize {
     first + blocks * ((whole - (blocks + 1) * first) / (blocks * (blocks + 1)))
 }
 
-/// Runs full batches of `W` (with [`Schedule::NINTH_BLOCK`] and a `BULK` plan other
-/// than [`bulk::PLAIN`], nine-block ones first) from
+/// Runs full batches of `W` (with [`Schedule::NINTH_BLOCK`], nine-block ones first:
+/// as many as [`ninth_block_batches`] gives, or with [`bulk::PLAIN`] only those that
+/// round out a remainder of at most [`plain_round_out`]`(AEAD)` blocks) from
 /// byte `start` while a whole batch remains; returns the counter and byte offset of the remainder
 /// (`0 <= len - offset < 64 * W::BLOCKS`; with no double round, [`no_rounds`] takes
 /// what the nine-block batches leave, and the offset is `len`). With a remainder of
@@ -302,7 +342,7 @@ fn ninth_block_batches(blocks: usize, len: usize) -> usize {
 ///
 /// [`Schedule::NINTH_BLOCK`]: crate::backend::schedule::Schedule::NINTH_BLOCK
 #[inline(always)]
-unsafe fn full_batches<W: Lanes, const BULK: u8>(
+unsafe fn full_batches<W: Lanes, const BULK: u8, const AEAD: bool>(
     state: &State,
     counter: u64,
     input: *const u8,
@@ -321,8 +361,14 @@ unsafe fn full_batches<W: Lanes, const BULK: u8>(
         // Each loop builds its counter rows only where it runs: built before the
         // checks, they stayed live into the fused batch after them, whose scalar block
         // then spilled more (docs/tuning.md, "ChaCha backends").
-        let nine = if W::NINTH_BLOCK && BULK != bulk::PLAIN {
-            ninth_block_batches(W::BLOCKS, len - start)
+        let nine = if W::NINTH_BLOCK {
+            let nine = ninth_block_batches(W::BLOCKS, len - start);
+            let rounding_out = nine % W::BLOCKS;
+            match BULK {
+                bulk::PLAIN if rounding_out <= plain_round_out(AEAD) => rounding_out,
+                bulk::PLAIN => 0,
+                _ => nine,
+            }
         } else {
             0
         };

@@ -38,7 +38,8 @@ generic::entry_points!(
     avx512_wide, "avx512f,avx512bw,avx512vl", Zmm, Zmm, Zmm, Zmm, bulk: WIDE
 );
 generic::entry_points!(
-    /// As `avx512`, with no nine-block batch (`Schedule::NINTH_BLOCK`) in a long
-    /// message, for the cores where the table in `backend/route.rs` says so.
+    /// As `avx512`, with nine-block batches (`Schedule::NINTH_BLOCK`) only where they
+    /// round out a short remainder (`generic::bulk::PLAIN`), for the cores where the
+    /// table in `backend/route.rs` says so.
     avx512_plain, "avx512f,avx512bw,avx512vl", Zmm, Zmm, Zmm, Zmm, bulk: PLAIN
 );
