@@ -60,7 +60,7 @@ impl Poly1305 {
             s,
             buffer: [0; BLOCK_LEN],
             buffered: 0,
-            route: MacRoute::detect(),
+            route: MacRoute::detect_standalone(),
         }
     }
 

@@ -215,12 +215,20 @@ pub(crate) struct MacRoute {
 }
 
 impl MacRoute {
-    /// The fastest Poly1305 backend this CPU has, with this CPU's crossover.
+    /// The fastest Poly1305 backend this CPU has, for an AEAD's MAC: with the
+    /// backend's own threshold, since the AEAD keys its MAC as the key block arrives
+    /// and the SIMD setup overlaps the ChaCha batch's last work (see [`Row::mac`]).
     #[inline]
     pub(crate) fn detect() -> MacRoute {
+        MacRoute::pinned(Poly1305Backend::detect())
+    }
+
+    /// The fastest Poly1305 backend this CPU has, for a stand-alone MAC: with this
+    /// CPU's crossover.
+    #[inline]
+    pub(crate) fn detect_standalone() -> MacRoute {
         let backend = Poly1305Backend::detect();
-        let row = table(Core::this());
-        let simd_from = match row.mac {
+        let simd_from = match table(Core::this()).mac {
             Some((measured, blocks)) if measured == backend => 16 * blocks,
             _ => 0,
         };
@@ -272,8 +280,10 @@ const LONG_FROM: usize = 64 * 43 + 1;
 struct Row {
     /// ChaCha.
     chacha: Option<ChaChaRow>,
-    /// Poly1305: the backend measured, and the run length in blocks from which it
-    /// takes runs.
+    /// Stand-alone Poly1305 ([`MacRoute::detect_standalone`]): the backend measured,
+    /// and the run length in blocks from which it takes runs. Not the AEADs' MAC,
+    /// whose SIMD setup overlaps the ChaCha batch, so that the same crossover made
+    /// Intel's seals slower (docs/tuning.md, "Per-length routing").
     mac: Option<(Poly1305Backend, u16)>,
 }
 
@@ -299,9 +309,9 @@ struct ChaChaRow {
 /// block, 8ce1735), where long messages run faster in the wide bulk plan (Zen 5, whose
 /// 16-lane rounds alone leave the vector pipes idle) or with fewer ninth blocks (Intel,
 /// whose integer units share the vector units' ports) and where a SIMD Poly1305 setup
-/// loses to the portable code (no row now: Zen 4's IFMA row, 8ce1735, went when the
-/// IFMA setup got cheaper and the backend's own threshold came down to AVX2's). The
-/// figures are in docs/tuning.md.
+/// loses to the portable code (Intel's IFMA below 22 blocks; Zen 4's IFMA row,
+/// 8ce1735, went when the IFMA setup got cheaper and the backend's own threshold came
+/// down to AVX2's). The figures are in docs/tuning.md.
 fn table(core: Core) -> Row {
     match core {
         Core::Zen4 => Row {
@@ -334,7 +344,7 @@ fn table(core: Core) -> Row {
                 xor_short_below: 0,
                 aead_short_below: 0,
             }),
-            mac: None,
+            mac: Some((Poly1305Backend::Avx512Ifma, 22)),
         },
         Core::Other => Row {
             chacha: None,
@@ -568,7 +578,11 @@ mod tests {
             }
             _ => assert_eq!(route, Route::pinned(Backend::detect())),
         }
-        let mac = MacRoute::detect();
+        assert_eq!(
+            MacRoute::detect(),
+            MacRoute::pinned(Poly1305Backend::detect())
+        );
+        let mac = MacRoute::detect_standalone();
         assert_eq!(mac.backend(), Poly1305Backend::detect());
         match row.mac {
             Some((measured, blocks)) if measured == mac.backend() => {
