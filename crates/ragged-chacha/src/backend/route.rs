@@ -272,8 +272,7 @@ const MAX_CROSSOVER: u16 = 0x3ff;
 /// differs from 44 blocks and a byte, 43 and a byte with an AEAD's key block), but its
 /// larger code costs them time; the plain one, [`Backend::Avx512Plain`], differs from
 /// 34 blocks (a keystream call's two nine-block batches), and below this length
-/// `Avx512` measured as fast or faster on Intel (figures in docs/tuning.md, "ChaCha
-/// backends").
+/// `Avx512` is not slower on Intel (docs/tuning.md, "ChaCha backends").
 const LONG_FROM: usize = 64 * 43 + 1;
 
 /// One measured core's choices; `None` where its row keeps the backend's own.
@@ -309,7 +308,7 @@ struct ChaChaRow {
 /// block, 8ce1735), where long messages run faster in the wide bulk plan (Zen 5, whose
 /// 16-lane rounds alone leave the vector pipes idle) or with fewer ninth blocks (Intel,
 /// whose integer units share the vector units' ports) and where a SIMD Poly1305 setup
-/// loses to the portable code (Intel's IFMA below 22 blocks; Zen 4's IFMA row,
+/// loses to the portable code (Intel's IFMA on short stand-alone MACs; Zen 4's IFMA row,
 /// 8ce1735, went when the IFMA setup got cheaper and the backend's own threshold came
 /// down to AVX2's). The figures are in docs/tuning.md.
 fn table(core: Core) -> Row {

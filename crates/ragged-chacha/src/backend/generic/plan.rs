@@ -134,8 +134,10 @@ pub(crate) unsafe fn xor_keystream_rows<W: Lanes, M: Lanes, N: Lanes, H: Rows, c
 /// The most blocks of remainder that [`bulk::PLAIN`] rounds out with nine-block
 /// batches (so many of them, each a block more than a full batch), for the rest of an
 /// AEAD message (`aead`) or a keystream call; a longer remainder is fused into the
-/// last full batch. On Intel a keystream call's fused row set cost less than two
-/// ninth blocks, an AEAD's more than three (docs/tuning.md, "ChaCha backends").
+/// last full batch. Why: a fused row set takes the vector ports for four blocks'
+/// work however few it holds, a ninth block the integer units that share those ports
+/// on Intel; which costs less for a given remainder was measured for each kind
+/// (docs/tuning.md, "ChaCha backends").
 #[inline(always)]
 const fn plain_round_out(aead: bool) -> usize {
     if aead { 3 } else { 1 }
