@@ -12,9 +12,12 @@
 //! the burst call per ragged backend.
 //!
 //! Each call seals every packet in place under a fresh nonce (the call's number and
-//! the packet's index) with empty AAD, its tag after it; opening, each call first
-//! copies the sealed burst back (the same copy for every column) and opens every
-//! packet. `chacha20-burst` XORs each packet with the keystream of its own nonce from
+//! the packet's index) with empty AAD, its tag after it; opening, each call opens
+//! every packet of the burst in place, which goes round a cycle as in
+//! `chacha20-poly1305-open` (no copy of the burst back between calls: the plaintexts
+//! are the ciphertexts of the sealed packets under the same nonces, with tags of their
+//! own), each call first writing its tags after the packets (the same for every
+//! column). `chacha20-burst` XORs each packet with the keystream of its own nonce from
 //! its own block counter (QUIC header protection's shape, one block a packet in its
 //! `2048+32` row).
 
@@ -178,7 +181,8 @@ impl Implementation for Column {
             },
             lens,
             buf,
-            sealed: Vec::new(),
+            tags: [Vec::new(), Vec::new()],
+            turn: 0,
             n: 0,
             aead: ChaCha20Poly1305::new(&KEY),
             burst: Burst::new(),
@@ -210,11 +214,27 @@ impl Implementation for Column {
         }
         if runner.op == Op::Open {
             // Sealed once, by ragged's single calls, under the nonces of call
-            // `u64::MAX`, which every opening call then uses.
+            // `u64::MAX`, which every opening call then uses; then the sealed packets
+            // sealed again under the same nonces, which gives back the plaintexts and
+            // their tags as ciphertexts.
+            let plain = runner.buf.to_vec();
             let mut sealer = runner.clone_for_sealing();
             sealer.n = u64::MAX - 1;
             sealer.run();
-            runner.sealed = sealer.buf.to_vec();
+            runner.buf.copy_from_slice(&sealer.buf);
+            runner.tags[0] = slot_tags(&sealer.buf, &runner.lens);
+            sealer.n = u64::MAX - 1;
+            sealer.run();
+            runner.tags[1] = slot_tags(&sealer.buf, &runner.lens);
+            let messages = |buf: &[u8]| {
+                packets_of(buf, &runner.lens)
+                    .map(|(msg, _)| msg.to_vec())
+                    .collect::<Vec<_>>()
+            };
+            assert!(
+                messages(&sealer.buf) == messages(&plain),
+                "sealing the ciphertexts gives the plaintexts back"
+            );
             runner.n = u64::MAX;
         }
         Box::new(runner)
@@ -234,8 +254,11 @@ struct BurstRunner {
     lens: Vec<usize>,
     /// Every packet followed by its 16-byte tag.
     buf: Buffer,
-    /// Opening: the sealed burst, copied back before every call.
-    sealed: Vec<u8>,
+    /// Opening: the tags of the two bursts `buf` holds in turn (the sealed packets',
+    /// then the plaintexts' as the ciphertexts of the sealed ones), one a packet.
+    tags: [Vec<[u8; 16]>; 2],
+    /// Opening: which of the two `buf` holds now (the index into `tags`).
+    turn: usize,
     n: u64,
     aead: ChaCha20Poly1305,
     burst: Burst,
@@ -257,7 +280,8 @@ impl BurstRunner {
                 size: total,
                 offset: 0,
             }),
-            sealed: Vec::new(),
+            tags: [Vec::new(), Vec::new()],
+            turn: 0,
             n: 0,
             aead: ChaCha20Poly1305::new(&KEY),
             burst: Burst::new(),
@@ -280,6 +304,25 @@ fn nonce(n: u64, i: usize) -> [u8; 12] {
     nonce
 }
 
+/// The packets of `buf` (each followed by its tag) as (message, tag) pairs, to read.
+fn packets_of<'a>(
+    mut buf: &'a [u8],
+    lens: &'a [usize],
+) -> impl Iterator<Item = (&'a [u8], &'a [u8])> {
+    lens.iter().map(move |&len| {
+        let (packet, rest) = buf.split_at(len + 16);
+        buf = rest;
+        packet.split_at(len)
+    })
+}
+
+/// The tags after the packets of `buf`.
+fn slot_tags(buf: &[u8], lens: &[usize]) -> Vec<[u8; 16]> {
+    packets_of(buf, lens)
+        .map(|(_, tag)| tag.try_into().expect("16 bytes"))
+        .collect()
+}
+
 /// The packets of `buf` (each followed by its tag) as (message, tag) pairs.
 fn packets<'a>(mut buf: &'a mut [u8], lens: &[usize]) -> Vec<(&'a mut [u8], &'a mut [u8])> {
     let mut out = Vec::with_capacity(lens.len());
@@ -296,7 +339,13 @@ impl Runner for BurstRunner {
     #[inline(never)]
     fn run(&mut self) {
         if self.op == Op::Open {
-            self.buf.copy_from_slice(&self.sealed);
+            let mut rest = &mut self.buf[..];
+            for (&len, tag) in self.lens.iter().zip(&self.tags[self.turn]) {
+                let (packet, more) = rest.split_at_mut(len + 16);
+                packet[len..].copy_from_slice(tag);
+                rest = more;
+            }
+            self.turn ^= 1;
         } else {
             self.n = self.n.wrapping_add(1);
         }
