@@ -117,7 +117,7 @@ impl Implementation for Opener {
             #[cfg(feature = "openssl")]
             Opener::OpenSsl => Keyed::OpenSsl(super::openssl::context(super::openssl::Use::Open)),
             #[cfg(feature = "sodium")]
-            Opener::Sodium => Keyed::Sodium,
+            Opener::Sodium => Keyed::Sodium(super::sodium::init()),
         };
         Box::new(OpenRunner {
             key,
@@ -140,7 +140,7 @@ enum Keyed {
     #[cfg(feature = "openssl")]
     OpenSsl(openssl::cipher_ctx::CipherCtx),
     #[cfg(feature = "sodium")]
-    Sodium,
+    Sodium(super::sodium::Ready),
 }
 
 struct OpenRunner {
@@ -186,7 +186,7 @@ impl Runner for OpenRunner {
                 super::openssl::open(ctx, black_box(&NONCE), black_box(msg), tag)
             }
             #[cfg(feature = "sodium")]
-            Keyed::Sodium => super::sodium::open(
+            Keyed::Sodium(sodium) => sodium.open(
                 ragged_chacha::AeadKind::ChaCha20Poly1305,
                 black_box(msg),
                 tag,

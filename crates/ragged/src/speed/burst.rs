@@ -193,6 +193,8 @@ impl Implementation for Column {
             ),
             #[cfg(feature = "openssl")]
             openssl: None,
+            #[cfg(feature = "sodium")]
+            sodium: None,
         };
         if let Who::Burst(Some(b)) = self.who {
             let aead = ChaCha20Poly1305::new(&KEY).with_backend(b);
@@ -210,7 +212,7 @@ impl Implementation for Column {
         }
         #[cfg(feature = "sodium")]
         if let Who::Sodium = self.who {
-            super::sodium::init();
+            runner.sodium = Some(super::sodium::init());
         }
         if runner.op == Op::Open {
             // Sealed once, by ragged's single calls, under the nonces of call
@@ -266,6 +268,9 @@ struct BurstRunner {
     ring: ring::aead::LessSafeKey,
     #[cfg(feature = "openssl")]
     openssl: Option<openssl::cipher_ctx::CipherCtx>,
+    /// libsodium's proof of initialisation, for its column.
+    #[cfg(feature = "sodium")]
+    sodium: Option<super::sodium::Ready>,
 }
 
 impl BurstRunner {
@@ -292,6 +297,8 @@ impl BurstRunner {
             ),
             #[cfg(feature = "openssl")]
             openssl: None,
+            #[cfg(feature = "sodium")]
+            sodium: None,
         }
     }
 }
@@ -433,7 +440,7 @@ impl Runner for BurstRunner {
                         #[cfg(feature = "sodium")]
                         Who::Sodium => {
                             let mut t = [0u8; 16];
-                            super::sodium::seal(
+                            self.sodium.expect("prepared").seal(
                                 ragged_chacha::AeadKind::ChaCha20Poly1305,
                                 msg,
                                 &mut t,
@@ -472,7 +479,7 @@ impl Runner for BurstRunner {
                             &t,
                         ),
                         #[cfg(feature = "sodium")]
-                        Who::Sodium => super::sodium::open(
+                        Who::Sodium => self.sodium.expect("prepared").open(
                             ragged_chacha::AeadKind::ChaCha20Poly1305,
                             msg,
                             &t,
@@ -504,7 +511,10 @@ impl Runner for BurstRunner {
                             super::openssl::xor(self.openssl.as_ref().expect("prepared"), &iv, msg)
                         }
                         #[cfg(feature = "sodium")]
-                        Who::Sodium => super::sodium::chacha20_xor_ic(msg, &nonce, i as u32, &KEY),
+                        Who::Sodium => self
+                            .sodium
+                            .expect("prepared")
+                            .chacha20_xor_ic(msg, &nonce, i as u32, &KEY),
                         _ => ChaCha20::with_counter(&KEY, &nonce, i as u32).apply_keystream(msg),
                     }
                 }

@@ -101,13 +101,22 @@ unsafe extern "C" {
     ) -> c_int;
 }
 
-/// `sodium_init`, once per process: it picks libsodium's implementations for this CPU
-/// and must run before any other call.
-pub fn init() {
+/// Proof that `sodium_init` has run in this process ([`init`]): every call into
+/// libsodium here is a method of it, so none can run first. `sodium_init` picks
+/// libsodium's implementations for this CPU; a message that another thread's first
+/// `sodium_init` overtakes can start on one implementation and end on another (the
+/// parallel tests saw wrong tags at 16 KiB that way), and one timed before it would
+/// time libsodium's reference code.
+#[derive(Clone, Copy)]
+pub struct Ready(());
+
+/// `sodium_init`, once per process.
+pub fn init() -> Ready {
     static INIT: OnceLock<c_int> = OnceLock::new();
     // SAFETY: no precondition; libsodium makes repeated calls safe, OnceLock makes one.
     let status = *INIT.get_or_init(|| unsafe { sodium_init() });
     assert!(status >= 0, "sodium_init failed");
+    Ready(())
 }
 
 /// The linked library's version, e.g. `1.0.18`.
@@ -123,100 +132,122 @@ fn len(bytes: &[u8]) -> c_ulonglong {
     c_ulonglong::try_from(bytes.len()).expect("a length fits in 64 bits")
 }
 
-/// XORs the ChaCha20 (IETF, `x` false: 12-byte nonce) or XChaCha20 (`x` true: 24-byte
-/// nonce) keystream from block 0 into `buf`, in place.
-fn stream_xor(x: bool, buf: &mut [u8], nonce: &[u8], key: &[u8; 32]) {
-    assert_eq!(nonce.len(), if x { 24 } else { 12 });
-    let f = if x {
-        crypto_stream_xchacha20_xor
-    } else {
-        crypto_stream_chacha20_ietf_xor
-    };
-    let p = buf.as_mut_ptr();
-    // SAFETY: `p` is valid for `buf.len()` bytes, read and written in place (allowed);
-    // the nonce holds the length asserted above and the key 32 bytes.
-    let status = unsafe { f(p, p, len(buf), nonce.as_ptr(), key.as_ptr()) };
-    assert_eq!(status, 0, "libsodium stream xor failed");
-}
+impl Ready {
+    /// XORs the ChaCha20 (IETF, `x` false: 12-byte nonce) or XChaCha20 (`x` true: 24-byte
+    /// nonce) keystream from block 0 into `buf`, in place.
+    fn stream_xor(self, x: bool, buf: &mut [u8], nonce: &[u8], key: &[u8; 32]) {
+        assert_eq!(nonce.len(), if x { 24 } else { 12 });
+        let f = if x {
+            crypto_stream_xchacha20_xor
+        } else {
+            crypto_stream_chacha20_ietf_xor
+        };
+        let p = buf.as_mut_ptr();
+        // SAFETY: `p` is valid for `buf.len()` bytes, read and written in place (allowed);
+        // the nonce holds the length asserted above and the key 32 bytes.
+        let status = unsafe { f(p, p, len(buf), nonce.as_ptr(), key.as_ptr()) };
+        assert_eq!(status, 0, "libsodium stream xor failed");
+    }
 
-/// XORs the ChaCha20 (IETF) keystream from block `counter` into `buf`, in place.
-/// ([`init`] first.)
-pub fn chacha20_xor_ic(buf: &mut [u8], nonce: &[u8; 12], counter: u32, key: &[u8; 32]) {
-    let p = buf.as_mut_ptr();
-    // SAFETY: `p` is valid for `buf.len()` bytes, read and written in place (allowed);
-    // the nonce is 12 bytes and the key 32.
-    let status = unsafe {
-        crypto_stream_chacha20_ietf_xor_ic(p, p, len(buf), nonce.as_ptr(), counter, key.as_ptr())
-    };
-    assert_eq!(status, 0, "libsodium stream xor failed");
-}
+    /// XORs the ChaCha20 (IETF) keystream from block `counter` into `buf`, in place.
+    pub fn chacha20_xor_ic(self, buf: &mut [u8], nonce: &[u8; 12], counter: u32, key: &[u8; 32]) {
+        let p = buf.as_mut_ptr();
+        // SAFETY: `p` is valid for `buf.len()` bytes, read and written in place (allowed);
+        // the nonce is 12 bytes and the key 32.
+        let status = unsafe {
+            crypto_stream_chacha20_ietf_xor_ic(
+                p,
+                p,
+                len(buf),
+                nonce.as_ptr(),
+                counter,
+                key.as_ptr(),
+            )
+        };
+        assert_eq!(status, 0, "libsodium stream xor failed");
+    }
 
-/// Seals `msg` in place under `kind`, writing the 16-byte tag to `tag`; no AAD.
-pub fn seal(kind: AeadKind, msg: &mut [u8], tag: &mut [u8; 16], nonce: &[u8], key: &[u8; 32]) {
-    assert_eq!(nonce.len(), kind.nonce_len());
-    let f = match kind {
-        AeadKind::XChaCha20Poly1305 => crypto_aead_xchacha20poly1305_ietf_encrypt_detached,
-        _ => crypto_aead_chacha20poly1305_ietf_encrypt_detached,
-    };
-    let p = msg.as_mut_ptr();
-    let mut maclen: c_ulonglong = 0;
-    // SAFETY: `p` is valid for `msg.len()` bytes, encrypted in place (allowed); `tag`
-    // takes the 16-byte MAC; no AAD (null, 0); `nsec` is unused and null; the nonce
-    // has the AEAD's length (asserted) and the key 32 bytes.
-    let status = unsafe {
-        f(
-            p,
-            tag.as_mut_ptr(),
-            &mut maclen,
-            p,
-            len(msg),
-            ptr::null(),
-            0,
-            ptr::null(),
-            nonce.as_ptr(),
-            key.as_ptr(),
-        )
-    };
-    assert!(status == 0 && maclen == 16, "libsodium seal failed");
-}
+    /// Seals `msg` in place under `kind`, writing the 16-byte tag to `tag`; no AAD.
+    pub fn seal(
+        self,
+        kind: AeadKind,
+        msg: &mut [u8],
+        tag: &mut [u8; 16],
+        nonce: &[u8],
+        key: &[u8; 32],
+    ) {
+        assert_eq!(nonce.len(), kind.nonce_len());
+        let f = match kind {
+            AeadKind::XChaCha20Poly1305 => crypto_aead_xchacha20poly1305_ietf_encrypt_detached,
+            _ => crypto_aead_chacha20poly1305_ietf_encrypt_detached,
+        };
+        let p = msg.as_mut_ptr();
+        let mut maclen: c_ulonglong = 0;
+        // SAFETY: `p` is valid for `msg.len()` bytes, encrypted in place (allowed); `tag`
+        // takes the 16-byte MAC; no AAD (null, 0); `nsec` is unused and null; the nonce
+        // has the AEAD's length (asserted) and the key 32 bytes.
+        let status = unsafe {
+            f(
+                p,
+                tag.as_mut_ptr(),
+                &mut maclen,
+                p,
+                len(msg),
+                ptr::null(),
+                0,
+                ptr::null(),
+                nonce.as_ptr(),
+                key.as_ptr(),
+            )
+        };
+        assert!(status == 0 && maclen == 16, "libsodium seal failed");
+    }
 
-/// Opens `msg` (ciphertext) in place under `kind` if `tag` is right for it; no AAD.
-/// `false` on a wrong tag, after which libsodium has zeroed `msg` (its output).
-pub fn open(kind: AeadKind, msg: &mut [u8], tag: &[u8; 16], nonce: &[u8], key: &[u8; 32]) -> bool {
-    assert_eq!(nonce.len(), kind.nonce_len());
-    let f = match kind {
-        AeadKind::XChaCha20Poly1305 => crypto_aead_xchacha20poly1305_ietf_decrypt_detached,
-        _ => crypto_aead_chacha20poly1305_ietf_decrypt_detached,
-    };
-    let p = msg.as_mut_ptr();
-    // SAFETY: `p` is valid for `msg.len()` bytes, decrypted in place (allowed); the tag
-    // is 16 bytes; no AAD; `nsec` unused and null; nonce and key as for `seal`.
-    let status = unsafe {
-        f(
-            p,
-            ptr::null_mut(),
-            p,
-            len(msg),
-            tag.as_ptr(),
-            ptr::null(),
-            0,
-            nonce.as_ptr(),
-            key.as_ptr(),
-        )
-    };
-    status == 0
-}
+    /// Opens `msg` (ciphertext) in place under `kind` if `tag` is right for it; no AAD.
+    /// `false` on a wrong tag, after which libsodium has zeroed `msg` (its output).
+    pub fn open(
+        self,
+        kind: AeadKind,
+        msg: &mut [u8],
+        tag: &[u8; 16],
+        nonce: &[u8],
+        key: &[u8; 32],
+    ) -> bool {
+        assert_eq!(nonce.len(), kind.nonce_len());
+        let f = match kind {
+            AeadKind::XChaCha20Poly1305 => crypto_aead_xchacha20poly1305_ietf_decrypt_detached,
+            _ => crypto_aead_chacha20poly1305_ietf_decrypt_detached,
+        };
+        let p = msg.as_mut_ptr();
+        // SAFETY: `p` is valid for `msg.len()` bytes, decrypted in place (allowed); the tag
+        // is 16 bytes; no AAD; `nsec` unused and null; nonce and key as for `seal`.
+        let status = unsafe {
+            f(
+                p,
+                ptr::null_mut(),
+                p,
+                len(msg),
+                tag.as_ptr(),
+                ptr::null(),
+                0,
+                nonce.as_ptr(),
+                key.as_ptr(),
+            )
+        };
+        status == 0
+    }
 
-/// The Poly1305 tag of `msg` under the one-time key `key`.
-fn poly1305(msg: &[u8], key: &[u8; 32]) -> [u8; 16] {
-    let mut tag = [0u8; 16];
-    // SAFETY: `tag` takes the 16-byte output, `msg` is valid for its length, the key is
-    // 32 bytes.
-    let status = unsafe {
-        crypto_onetimeauth_poly1305(tag.as_mut_ptr(), msg.as_ptr(), len(msg), key.as_ptr())
-    };
-    assert_eq!(status, 0, "libsodium poly1305 failed");
-    tag
+    /// The Poly1305 tag of `msg` under the one-time key `key`.
+    fn poly1305(self, msg: &[u8], key: &[u8; 32]) -> [u8; 16] {
+        let mut tag = [0u8; 16];
+        // SAFETY: `tag` takes the 16-byte output, `msg` is valid for its length, the key is
+        // 32 bytes.
+        let status = unsafe {
+            crypto_onetimeauth_poly1305(tag.as_mut_ptr(), msg.as_ptr(), len(msg), key.as_ptr())
+        };
+        assert_eq!(status, 0, "libsodium poly1305 failed");
+        tag
+    }
 }
 
 /// `libsodium` in the `chacha20` (`x` false) or `xchacha20` (`x` true) table: one
@@ -236,8 +267,8 @@ impl Implementation for Stream {
     }
 
     fn prepare(&self, case: Case) -> Box<dyn Runner> {
-        init();
         Box::new(StreamRunner {
+            sodium: init(),
             x: self.x,
             buf: Buffer::message(case),
             nonce: vec![0; if self.x { 24 } else { 12 }],
@@ -247,6 +278,7 @@ impl Implementation for Stream {
 }
 
 struct StreamRunner {
+    sodium: Ready,
     x: bool,
     buf: Buffer,
     nonce: Vec<u8>,
@@ -257,7 +289,7 @@ impl Runner for StreamRunner {
     #[inline(never)]
     fn run(&mut self) {
         next_nonce(&mut self.nonce, &mut self.n);
-        stream_xor(
+        self.sodium.stream_xor(
             self.x,
             black_box(&mut self.buf[..]),
             black_box(&self.nonce),
@@ -285,8 +317,8 @@ impl Implementation for Seal {
     }
 
     fn prepare(&self, case: Case) -> Box<dyn Runner> {
-        init();
         Box::new(SealRunner {
+            sodium: init(),
             kind: self.0,
             buf: Buffer::message(Case {
                 size: case.size + 16,
@@ -299,6 +331,7 @@ impl Implementation for Seal {
 }
 
 struct SealRunner {
+    sodium: Ready,
     kind: AeadKind,
     /// The message followed by room for the 16-byte tag.
     buf: Buffer,
@@ -313,7 +346,7 @@ impl Runner for SealRunner {
         let len = self.buf.len() - 16;
         let (msg, tag) = self.buf.split_at_mut(len);
         let tag: &mut [u8; 16] = tag.try_into().expect("16 bytes");
-        seal(
+        self.sodium.seal(
             self.kind,
             black_box(msg),
             tag,
@@ -342,8 +375,8 @@ impl Implementation for Poly1305 {
     }
 
     fn prepare(&self, case: Case) -> Box<dyn Runner> {
-        init();
         Box::new(Poly1305Runner {
+            sodium: init(),
             buf: super::poly1305::buffer(case),
             n: 0,
         })
@@ -351,6 +384,7 @@ impl Implementation for Poly1305 {
 }
 
 struct Poly1305Runner {
+    sodium: Ready,
     buf: Buffer,
     n: u64,
 }
@@ -361,7 +395,7 @@ impl Runner for Poly1305Runner {
         let key = super::poly1305::next_key(&mut self.n);
         let len = self.buf.len() - 16;
         let (msg, tag) = self.buf.split_at_mut(len);
-        tag.copy_from_slice(&poly1305(black_box(msg), black_box(&key)));
+        tag.copy_from_slice(&self.sodium.poly1305(black_box(msg), black_box(&key)));
         black_box(&mut self.buf);
     }
 
@@ -421,13 +455,14 @@ mod tests {
     /// refused, with no plaintext left in the buffer.
     #[test]
     fn libsodium_and_ragged_open_each_others_messages() {
+        let sodium = init();
         for kind in AeadKind::ALL {
             let nonce = vec![9u8; kind.nonce_len()];
             for size in SIZES {
                 let plain = Buffer::message(Case { size, offset: 0 }).to_vec();
                 let mut msg = plain.clone();
                 let mut tag = [0u8; 16];
-                seal(kind, &mut msg, &mut tag, &nonce, &KEY);
+                sodium.seal(kind, &mut msg, &mut tag, &nonce, &KEY);
                 let mut theirs = msg.clone();
                 ragged_chacha::AnyAead::new(kind, &KEY)
                     .decrypt_in_place_detached(&nonce, b"", &mut theirs, &tag)
@@ -437,10 +472,10 @@ mod tests {
                 let mut bad = tag;
                 bad[0] ^= 1;
                 let mut refused = msg.clone();
-                assert!(!open(kind, &mut refused, &bad, &nonce, &KEY));
+                assert!(!sodium.open(kind, &mut refused, &bad, &nonce, &KEY));
                 assert!(refused.iter().all(|&b| b == 0), "no plaintext left");
                 let mut sealed = msg.clone();
-                assert!(open(kind, &mut sealed, &tag, &nonce, &KEY));
+                assert!(sodium.open(kind, &mut sealed, &tag, &nonce, &KEY));
                 assert_eq!(sealed, plain);
             }
         }
