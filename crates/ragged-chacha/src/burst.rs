@@ -48,7 +48,8 @@
 use crate::aead::MAX_PLAINTEXT_LEN;
 use crate::aead::{AeadVariant, ChaChaPoly1305, TAG_LEN, check_len};
 use crate::backend::burst_split::{
-    Costs, HALVES_FROM, lane_limit, lane_sets, lane_width, two_sets_pay, uniform_halves_pay,
+    Costs, HALVES_FROM, lane_limit, lane_sets, lane_width, one_pass_short_opens, two_sets_pay,
+    uniform_halves_pay,
 };
 use crate::backend::generic::{Job, Jobs};
 use crate::backend::poly1305::{MacJob, Poly1305Backend};
@@ -1443,14 +1444,15 @@ fn waves_fit<V: AeadVariant>(group: &[impl AeadItem<V>], limit: usize, width: us
 /// them, opens with block 1 in the key pass ([`OpenPasses::first_blocks`]) and no
 /// message pass: items of at most one block, no more than the lanes (more measured
 /// slower than waves; a burst of more such items opens in groups of a set's width,
-/// [`open_group_len`]), on a core with two sets of lanes (the one measured; elsewhere
-/// the waves stay). For longer items, block 1 in the key pass measured slower: a
-/// paired batch costs more than a batch of one set, and the block's release more
-/// than the batch it saves. Figures in `docs/tuning.md`.
+/// [`open_group_len`]), on the cores where that was measured faster
+/// ([`one_pass_short_opens`]; elsewhere the waves stay). For longer items, block 1 in
+/// the key pass measured slower on Zen 5: a paired batch costs more than a batch of
+/// one set, and the block's release more than the batch it saves. Figures in
+/// `docs/tuning.md`.
 #[inline(always)]
 fn short_opens(backend: Backend, limit: usize, count: usize) -> bool {
     let width = backend.lane_width();
-    limit <= 1 && lane_sets(width) == 2 && count <= lane_width(backend)
+    limit <= 1 && one_pass_short_opens(width) && count <= lane_width(backend)
 }
 
 /// The verdicts of the items of `items` through the lanes under `limit`, from their
@@ -1691,14 +1693,14 @@ pub(crate) fn open_items<V: AeadVariant>(
 }
 
 /// The items an opening group holds: [`GROUP`], but for a burst of more items than
-/// the lanes, none longer than a block, on a core with two sets of lanes
-/// ([`short_opens`]): one set's width. Each such group opens with one paired key pass,
-/// which measured faster than one key pass of all the lanes or waves (figures in
-/// `docs/tuning.md`).
+/// the lanes, none longer than a block, where those open in one pass
+/// ([`short_opens`], [`one_pass_short_opens`]): one set's width. Each such group opens
+/// with one key pass (paired, on Zen 5's two sets), which measured faster than one key
+/// pass of all the lanes or waves (figures in `docs/tuning.md`).
 #[inline(always)]
 fn open_group_len<V: AeadVariant>(backend: Backend, items: &[impl AeadItem<V>]) -> usize {
     let width = backend.lane_width();
-    if lane_sets(width) == 2
+    if one_pass_short_opens(width)
         && items.len() > lane_width(backend)
         && items.iter().all(|item| item.len() <= 64)
     {
@@ -2113,6 +2115,114 @@ mod tests {
                         } else {
                             assert_eq!(verdict, &Ok(()), "{backend:?}/{mac_backend:?} item {i}");
                             assert_eq!(buf, &message(i), "{backend:?}/{mac_backend:?} item {i}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One-block items opened in one pass (each message decrypted beside its key block,
+    /// its ciphertext copied aside for the MAC: `short_opens`, taken on Zen 5 and
+    /// Intel) give what RustCrypto gives on every backend with lanes and every MAC
+    /// backend this CPU has, whatever the core: empty and partial blocks, one key and
+    /// per-item keys, forged items refused and zeroed, the others released.
+    #[test]
+    fn one_pass_short_opens_match_rustcrypto() {
+        use chacha20poly1305::aead::{AeadInOut, KeyInit};
+        const LENS: [usize; 16] = [64, 0, 1, 63, 17, 32, 48, 15, 16, 31, 33, 8, 4, 7, 2, 64];
+        let key = [0x5au8; 32];
+        let item_key = |i: usize| [i as u8 ^ 0x2c; 32];
+        let nonce = |i: usize| [i as u8 ^ 9; 12];
+        let aad = |i: usize| -> Vec<u8> { (0..(i * 5) % 23).map(|j| j as u8).collect() };
+        let message = |i: usize| -> Vec<u8> {
+            (0..LENS[i % LENS.len()])
+                .map(|j| (j * 7 + i) as u8)
+                .collect()
+        };
+        let passes = OpenPasses {
+            first_blocks: true,
+            keys_paired: false,
+            halves: false,
+            paired: false,
+        };
+        for backend in Backend::available().filter(|b| b.has_lane_bursts()) {
+            for mac_backend in Poly1305Backend::available() {
+                let (route, mac_route) = (Route::pinned(backend), MacRoute::pinned(mac_backend));
+                let lanes = lane_width(backend);
+                for (count, keyed, forged) in [
+                    (1, false, &[][..]),
+                    (3, true, &[1][..]),
+                    (lanes, false, &[0, lanes - 1][..]),
+                    (lanes, true, &[2][..]),
+                    (lanes - 1, false, &[][..]),
+                ] {
+                    let aads: Vec<Vec<u8>> = (0..count).map(aad).collect();
+                    let keys: Vec<[u8; 32]> = (0..count).map(item_key).collect();
+                    let key_of = |i: usize| if keyed { keys[i] } else { key };
+                    let mut bufs: Vec<Vec<u8>> = (0..count).map(message).collect();
+                    let tags: Vec<[u8; 16]> = bufs
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(i, buf)| {
+                            let cipher = chacha20poly1305::ChaCha20Poly1305::new(&key_of(i).into());
+                            let tag = cipher
+                                .encrypt_inout_detached(
+                                    &nonce(i).into(),
+                                    &aads[i],
+                                    buf.as_mut_slice().into(),
+                                )
+                                .unwrap();
+                            let mut tag = <[u8; 16]>::from(tag);
+                            if forged.contains(&i) {
+                                tag[(i + 5) % 16] ^= 0x10;
+                            }
+                            tag
+                        })
+                        .collect();
+                    let mut verdicts = std::vec![Ok(()); count];
+                    let mut items: Vec<OpenItem<'_, Ietf<20>>> = bufs
+                        .iter_mut()
+                        .zip(&aads)
+                        .enumerate()
+                        .map(|(i, (buf, aad))| OpenItem::new(nonce(i), aad, buf, tags[i]))
+                        .collect();
+                    let all = if keyed {
+                        let mut keyed_items: Vec<Keyed<'_, OpenItem<'_, Ietf<20>>>> = items
+                            .drain(..)
+                            .zip(&keys)
+                            .map(|(item, key)| Keyed::new(key, item))
+                            .collect();
+                        open_in_passes::<_, false>(
+                            route,
+                            mac_route,
+                            None,
+                            &mut keyed_items,
+                            &mut verdicts,
+                            1,
+                            passes,
+                        )
+                    } else {
+                        open_in_passes::<_, false>(
+                            route,
+                            mac_route,
+                            Some(&key),
+                            &mut items,
+                            &mut verdicts,
+                            1,
+                            passes,
+                        )
+                    };
+                    drop(items);
+                    let case = std::format!("{backend:?}/{mac_backend:?} {count} items");
+                    assert_eq!(all.is_err(), !forged.is_empty(), "{case}");
+                    for (i, (buf, verdict)) in bufs.iter().zip(&verdicts).enumerate() {
+                        if forged.contains(&i) {
+                            assert_eq!(verdict, &Err(Error::AuthenticationFailed), "{case}: {i}");
+                            assert!(buf.iter().all(|&b| b == 0), "{case}: {i} zeroed");
+                        } else {
+                            assert_eq!(verdict, &Ok(()), "{case}: {i}");
+                            assert_eq!(buf, &message(i), "{case}: {i}");
                         }
                     }
                 }

@@ -35,6 +35,17 @@ pub(crate) fn lane_sets(width: usize) -> usize {
     }
 }
 
+/// Whether an opening burst of one-block items on `width`-lane batches decrypts each
+/// message beside its key block in one pass, its ciphertext copied aside for the MAC
+/// (`burst.rs` `short_opens`), rather than in waves that stop for the tags between the
+/// key blocks and the messages: measured faster on Zen 5's two sets of 16 lanes and
+/// on an Intel core's one (figures in `docs/tuning.md`); elsewhere not measured, so
+/// the waves stay.
+#[inline]
+pub(crate) fn one_pass_short_opens(width: usize) -> bool {
+    width == 16 && matches!(Core::this(), Core::Zen5 | Core::Intel)
+}
+
 /// Whether jobs of `blocks` blocks in all, the longest of `longest`, keep two sets of
 /// `lanes` lanes busy enough to pay for the second: by their blocks, one and a half
 /// sets' worth for as long as the longest job runs. Else (a few items, or a few long
