@@ -144,13 +144,18 @@ pub(crate) unsafe fn copy_upto16(dst: *mut u8, src: *const u8, n: usize) {
 /// # Safety
 /// `16 < n <= 8 * V::SIZE`; `n` bytes valid at each pointer; `H` and `V` enabled.
 #[inline(always)]
-pub(crate) unsafe fn copy_medium<H: Vector, V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn copy_medium<H: Vector, V: Vector, const MOVE: bool>(
+    dst: *mut u8,
+    src: *const u8,
+    n: usize,
+) {
     debug_assert!(H::SIZE == 16 && n > 16 && n <= 8 * V::SIZE);
     let w = V::SIZE;
     // SAFETY: in each branch the accesses are the first and last `k` bytes with
     // `k <= n`, and all loads come before all stores.
     unsafe {
         if n <= 32 {
+            // Two vectors in ascending order, as in `copy_upto8v_from1v`.
             let a = H::load(src);
             let b = H::load(src.add(n - 16));
             H::store(dst, a);
@@ -161,57 +166,112 @@ pub(crate) unsafe fn copy_medium<H: Vector, V: Vector>(dst: *mut u8, src: *const
             let b = H::load(src.add(16));
             let c = H::load(src.add(n - 32));
             let e = H::load(src.add(n - 16));
-            H::store(dst, a);
-            H::store(dst.add(16), b);
-            H::store(dst.add(n - 32), c);
-            H::store(dst.add(n - 16), e);
+            let high_first = high_first::<MOVE>(dst, src);
+            store_all(dst, [0, 16, n - 32, n - 16], [a, b, c, e], high_first);
         } else {
-            copy_upto8v_from1v::<V>(dst, src, n);
+            copy_upto8v_from1v::<V, MOVE>(dst, src, n);
+        }
+    }
+}
+
+/// Whether a size class stores its vectors highest address first: in a move
+/// (`MOVE`) down, to a destination below the source. The order does not matter for
+/// correctness (every load comes first) but for the next access to those bytes: a
+/// load that overlaps stores still in flight waits for them, and when the same bytes
+/// are moved again, as a buffer compacted or a queue shifted in steps does, the
+/// source's low bytes are the destination's high ones just stored. Storing those
+/// first lets the next move's first loads go sooner (measured in the commit that
+/// added it; figures in `docs/tuning.md`). A copy between disjoint buffers (`MOVE`
+/// false) keeps the ascending order, and no compare.
+#[inline(always)]
+fn high_first<const MOVE: bool>(dst: *mut u8, src: *const u8) -> bool {
+    MOVE && dst.addr() < src.addr()
+}
+
+/// Marks the stores of a move down as the branch taken, so that the ascending order
+/// (copies, moves up) keeps the straight path it had before [`high_first`].
+#[cold]
+#[inline(always)]
+fn moves_down() {}
+
+/// Stores `vectors[k]` at `dst + at[k]`, lowest `k` first, or with `high_first` the
+/// highest first (see [`high_first`]).
+///
+/// # Safety
+/// Each `at[k] + V::SIZE` bytes valid at `dst`; `V` enabled.
+#[inline(always)]
+unsafe fn store_all<V: Vector, const K: usize>(
+    dst: *mut u8,
+    at: [usize; K],
+    vectors: [V; K],
+    high_first: bool,
+) {
+    // Two loops behind one branch, not one loop choosing each index: each unrolls to
+    // stores at addresses known without a select.
+    if !high_first {
+        for k in 0..K {
+            // SAFETY: the caller's.
+            unsafe { V::store(dst.add(at[k]), vectors[k]) };
+        }
+    } else {
+        moves_down();
+        for k in (0..K).rev() {
+            // SAFETY: the caller's.
+            unsafe { V::store(dst.add(at[k]), vectors[k]) };
         }
     }
 }
 
 /// Copies `V::SIZE <= n <= 8 * V::SIZE` bytes as the first and last 1, 2 or 4
 /// vectors (the size classes `2V`, `4V`, `8V`), all loaded before any is stored;
-/// overlap-safe.
+/// overlap-safe; a move (`MOVE`) stores in [`high_first`]'s order.
 ///
 /// # Safety
 /// `V::SIZE <= n <= 8 * V::SIZE`; `n` bytes valid at each pointer; `V` enabled.
 #[inline(always)]
-pub(crate) unsafe fn copy_upto8v_from1v<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn copy_upto8v_from1v<V: Vector, const MOVE: bool>(
+    dst: *mut u8,
+    src: *const u8,
+    n: usize,
+) {
     let w = V::SIZE;
     debug_assert!(n >= w && n <= 8 * w);
     // SAFETY: in each branch the accesses are the first and last `k` bytes with
     // `k <= n`, and all loads come before all stores.
     unsafe {
         if n <= 2 * w {
+            // Two vectors stay in ascending order: reversed, a move down by half the
+            // size measured slower (by one, faster; figures in `docs/tuning.md`).
             let a = V::load(src);
             let b = V::load(src.add(n - w));
             V::store(dst, a);
             V::store(dst.add(n - w), b);
         } else if n <= 4 * w {
+            let high_first = high_first::<MOVE>(dst, src);
             let a = V::load(src);
             let b = V::load(src.add(w));
             let c = V::load(src.add(n - 2 * w));
             let e = V::load(src.add(n - w));
-            V::store(dst, a);
-            V::store(dst.add(w), b);
-            V::store(dst.add(n - 2 * w), c);
-            V::store(dst.add(n - w), e);
+            store_all(dst, [0, w, n - 2 * w, n - w], [a, b, c, e], high_first);
         } else {
-            copy_upto8v::<V>(dst, src, n);
+            copy_upto8v::<V, MOVE>(dst, src, n);
         }
     }
 }
 
 /// Copies `4 * V::SIZE <= n <= 8 * V::SIZE` bytes as the first and last four vectors,
-/// all loaded before any is stored; overlap-safe. Also the direct entry for callers
-/// that already know the size is in this class.
+/// all loaded before any is stored; overlap-safe; a move (`MOVE`) stores in
+/// [`high_first`]'s order. Also the direct entry for callers that already know the
+/// size is in this class.
 ///
 /// # Safety
 /// `4 * V::SIZE <= n <= 8 * V::SIZE`; `n` bytes valid at each pointer; `V` enabled.
 #[inline(always)]
-pub(crate) unsafe fn copy_upto8v<V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn copy_upto8v<V: Vector, const MOVE: bool>(
+    dst: *mut u8,
+    src: *const u8,
+    n: usize,
+) {
     let w = V::SIZE;
     debug_assert!(n >= 4 * w && n <= 8 * w);
     // SAFETY: `4w <= n`, so `0 .. 4w` and `n - 4w .. n` lie inside both buffers.
@@ -224,50 +284,59 @@ pub(crate) unsafe fn copy_upto8v<V: Vector>(dst: *mut u8, src: *const u8, n: usi
         let g = V::load(src.add(n - 3 * w));
         let h = V::load(src.add(n - 2 * w));
         let i = V::load(src.add(n - w));
-        V::store(dst, a);
-        V::store(dst.add(w), b);
-        V::store(dst.add(2 * w), c);
-        V::store(dst.add(3 * w), e);
-        V::store(dst.add(n - 4 * w), f);
-        V::store(dst.add(n - 3 * w), g);
-        V::store(dst.add(n - 2 * w), h);
-        V::store(dst.add(n - w), i);
+        let at = [0, w, 2 * w, 3 * w, n - 4 * w, n - 3 * w, n - 2 * w, n - w];
+        store_all(
+            dst,
+            at,
+            [a, b, c, e, f, g, h, i],
+            high_first::<MOVE>(dst, src),
+        );
     }
 }
 
-/// Copies any `n`, lowest address first in the loop.
+/// Copies any `n`, lowest address first in the loop; a move (`MOVE`) orders the size
+/// classes' stores as [`high_first`] says.
 ///
 /// # Safety
 /// `n` bytes valid at each pointer; overlap only with `dst <= src`; `H` (16-byte) and
 /// `V` enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn copy_forward<H: Vector, V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn copy_forward<H: Vector, V: Vector, const MOVE: bool>(
+    dst: *mut u8,
+    src: *const u8,
+    n: usize,
+) {
     if n <= 16 {
         // SAFETY: caller guarantee.
         return unsafe { copy_upto16(dst, src, n) };
     }
     if n <= 8 * V::SIZE {
         // SAFETY: caller guarantee; size class checked.
-        return unsafe { copy_medium::<H, V>(dst, src, n) };
+        return unsafe { copy_medium::<H, V, MOVE>(dst, src, n) };
     }
     // SAFETY: caller guarantee, `n > 8 * V::SIZE`.
     unsafe { loop_forward::<V>(dst, src, n) }
 }
 
-/// Copies any `n`, highest address first in the loop.
+/// Copies any `n`, highest address first in the loop; `MOVE` as for
+/// [`copy_forward`].
 ///
 /// # Safety
 /// `n` bytes valid at each pointer; overlap only with `dst >= src`; `H` and `V`
 /// enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn copy_backward<H: Vector, V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
+pub(crate) unsafe fn copy_backward<H: Vector, V: Vector, const MOVE: bool>(
+    dst: *mut u8,
+    src: *const u8,
+    n: usize,
+) {
     if n <= 16 {
         // SAFETY: caller guarantee.
         return unsafe { copy_upto16(dst, src, n) };
     }
     if n <= 8 * V::SIZE {
         // SAFETY: caller guarantee; size class checked.
-        return unsafe { copy_medium::<H, V>(dst, src, n) };
+        return unsafe { copy_medium::<H, V, MOVE>(dst, src, n) };
     }
     // SAFETY: caller guarantee, `n > 8 * V::SIZE`.
     unsafe { loop_backward::<V>(dst, src, n) }

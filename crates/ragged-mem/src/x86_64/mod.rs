@@ -86,10 +86,10 @@ pub(crate) unsafe fn memcpy(dst: *mut u8, src: *const u8, n: usize) {
             if n > INLINE_MAX {
                 MEMCPY_ABOVE64.get()(dst, src, n);
             } else {
-                copy_upto8v_from1v::<Sse2>(dst, src, n);
+                copy_upto8v_from1v::<Sse2, false>(dst, src, n);
             }
         } else if n > 16 {
-            copy_upto8v_from1v::<Sse2>(dst, src, n);
+            copy_upto8v_from1v::<Sse2, false>(dst, src, n);
         } else {
             copy_upto16(dst, src, n);
         }
@@ -110,10 +110,10 @@ pub(crate) unsafe fn memmove(dst: *mut u8, src: *const u8, n: usize) {
             if n > INLINE_MAX {
                 MEMMOVE_ABOVE64.get()(dst, src, n);
             } else {
-                copy_upto8v_from1v::<Sse2>(dst, src, n);
+                copy_upto8v_from1v::<Sse2, true>(dst, src, n);
             }
         } else if n > 16 {
-            copy_upto8v_from1v::<Sse2>(dst, src, n);
+            copy_upto8v_from1v::<Sse2, true>(dst, src, n);
         } else {
             copy_upto16(dst, src, n);
         }
@@ -196,7 +196,7 @@ unsafe fn memcpy_above64_avx2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee (disjoint buffers, AVX2); the size ranges are checked.
     unsafe {
         if n <= SSE2_MAX {
-            copy_medium::<Sse2, Sse2>(dst, src, n)
+            copy_medium::<Sse2, Sse2, false>(dst, src, n)
         } else {
             memcpy_avx2(dst, src, n)
         }
@@ -211,7 +211,7 @@ unsafe fn memcpy_above64(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee (disjoint buffers); the size range is checked.
     unsafe {
         if n <= SSE2_MAX {
-            copy_medium::<Sse2, Sse2>(dst, src, n)
+            copy_medium::<Sse2, Sse2, false>(dst, src, n)
         } else {
             memcpy_without_avx2(dst, src, n, cpu::features())
         }
@@ -238,7 +238,7 @@ unsafe fn memcpy_avx2(dst: *mut u8, src: *const u8, n: usize) {
     // `copy_upto8v`, and `n > 256` that of the loop; AVX2 is enabled in this function.
     unsafe {
         if n <= 8 * 32 {
-            vector::copy_upto8v::<Avx2>(dst, src, n)
+            vector::copy_upto8v::<Avx2, false>(dst, src, n)
         } else if n < NONTEMPORAL_MIN {
             vector::loop_forward::<Avx2>(dst, src, n)
         } else {
@@ -263,7 +263,7 @@ pub(crate) unsafe fn memcpy_without_avx2(dst: *mut u8, src: *const u8, n: usize,
         } else if n >= REP_MOVSB_MIN && features & cpu::ERMS != 0 && rep_distance_ok(dst, src) {
             rep::copy(dst, src, n)
         } else {
-            vector::copy_forward::<Sse2, Sse2>(dst, src, n)
+            vector::copy_forward::<Sse2, Sse2, false>(dst, src, n)
         }
     }
 }
@@ -280,9 +280,9 @@ pub(crate) unsafe fn memmove_without_avx2(dst: *mut u8, src: *const u8, n: usize
         if disjoint(dst, src, n) {
             memcpy_without_avx2(dst, src, n, features)
         } else if forward_is_safe(dst, src, n) {
-            vector::copy_forward::<Sse2, Sse2>(dst, src, n)
+            vector::copy_forward::<Sse2, Sse2, true>(dst, src, n)
         } else {
-            vector::copy_backward::<Sse2, Sse2>(dst, src, n)
+            vector::copy_backward::<Sse2, Sse2, true>(dst, src, n)
         }
     }
 }
@@ -329,7 +329,7 @@ unsafe fn memmove_above64_avx2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee (AVX2); the size ranges are checked.
     unsafe {
         if n <= SSE2_MAX {
-            copy_medium::<Sse2, Sse2>(dst, src, n)
+            copy_medium::<Sse2, Sse2, true>(dst, src, n)
         } else {
             memmove_avx2(dst, src, n)
         }
@@ -344,7 +344,7 @@ unsafe fn memmove_above64(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; the size range is checked.
     unsafe {
         if n <= SSE2_MAX {
-            copy_medium::<Sse2, Sse2>(dst, src, n)
+            copy_medium::<Sse2, Sse2, true>(dst, src, n)
         } else {
             memmove_without_avx2(dst, src, n, cpu::features())
         }
@@ -368,7 +368,7 @@ unsafe fn memmove_avx2(dst: *mut u8, src: *const u8, n: usize) {
     // bytes; the loops' direction matches the overlap; AVX2 is enabled here.
     unsafe {
         if n <= 8 * 32 {
-            vector::copy_upto8v::<Avx2>(dst, src, n)
+            vector::copy_upto8v::<Avx2, true>(dst, src, n)
         } else if disjoint(dst, src, n) {
             memcpy_avx2(dst, src, n)
         } else if forward_is_safe(dst, src, n) {
@@ -398,11 +398,11 @@ unsafe fn memcpy_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize)
     // AVX2).
     unsafe {
         if n <= 2 * 64 {
-            copy_upto8v_from1v::<Avx512>(dst, src, n)
+            copy_upto8v_from1v::<Avx512, false>(dst, src, n)
         } else if !ZMM {
             memcpy_avx2(dst, src, n)
         } else if n <= 8 * 64 {
-            vector::copy_upto8v_from1v::<Avx512>(dst, src, n)
+            vector::copy_upto8v_from1v::<Avx512, false>(dst, src, n)
         } else if n <= ZMM_LOOP_MAX {
             vector::loop_forward_masked::<Avx512>(dst, src, n)
         } else if n >= NONTEMPORAL_MIN {
@@ -437,11 +437,11 @@ unsafe fn memmove_avx512<const ZMM: bool>(dst: *mut u8, src: *const u8, n: usize
     // the features are enabled here (AVX-512F implies AVX2).
     unsafe {
         if n <= 2 * 64 {
-            copy_upto8v_from1v::<Avx512>(dst, src, n)
+            copy_upto8v_from1v::<Avx512, true>(dst, src, n)
         } else if !ZMM {
             memmove_avx2(dst, src, n)
         } else if n <= 8 * 64 {
-            vector::copy_upto8v_from1v::<Avx512>(dst, src, n)
+            vector::copy_upto8v_from1v::<Avx512, true>(dst, src, n)
         } else if disjoint(dst, src, n) {
             memcpy_avx512::<ZMM>(dst, src, n)
         } else if !forward_is_safe(dst, src, n) {
@@ -488,7 +488,7 @@ unsafe fn copy_above64_avx512<const ZMM: bool, const FORWARD: bool>(
     // everything before it stores; AVX-512F (enabled in the caller) implies AVX2.
     unsafe {
         if n <= 2 * 64 {
-            copy_upto8v_from1v::<Avx512>(dst, src, n)
+            copy_upto8v_from1v::<Avx512, true>(dst, src, n)
         } else if !ZMM {
             if FORWARD {
                 copy_forward_avx2(dst, src, n)
@@ -496,7 +496,7 @@ unsafe fn copy_above64_avx512<const ZMM: bool, const FORWARD: bool>(
                 copy_backward_avx2(dst, src, n)
             }
         } else if n <= 8 * 64 {
-            vector::copy_upto8v_from1v::<Avx512>(dst, src, n)
+            vector::copy_upto8v_from1v::<Avx512, true>(dst, src, n)
         } else if FORWARD {
             vector::loop_forward_masked::<Avx512>(dst, src, n)
         } else {
@@ -524,7 +524,7 @@ pub(crate) unsafe fn copy_avx512<const ZMM: bool, const FORWARD: bool>(
         if n <= 16 {
             copy_upto16(dst, src, n)
         } else if n <= INLINE_MAX {
-            copy_medium::<Sse2, Sse2>(dst, src, n)
+            copy_medium::<Sse2, Sse2, true>(dst, src, n)
         } else {
             copy_above64_avx512::<ZMM, FORWARD>(dst, src, n)
         }
@@ -561,21 +561,21 @@ pub(crate) unsafe fn memcpy_nontemporal_avx512(
 
 /// A copy of any size as the dispatcher makes it with `entry` in its slot: the
 /// inlined part's classes up to [`INLINE_MAX`], `entry` above. With `entry` one of
-/// the `memmove` entries, the buffers may overlap (the small classes load everything
-/// before they store).
+/// the `memmove` entries (and `MOVE`: the small classes' stores in a move's order),
+/// the buffers may overlap (the small classes load everything before they store).
 ///
 /// # Safety
 /// As for [`memcpy`] (or [`memmove`] with a `memmove` entry); the CPU must support
 /// the features `entry` needs.
 #[inline(always)]
-unsafe fn through(entry: Entry, dst: *mut u8, src: *const u8, n: usize) {
+unsafe fn through<const MOVE: bool>(entry: Entry, dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; each class's size range checked; `entry` gets
     // `n > INLINE_MAX`, as in its slot.
     unsafe {
         if n <= 16 {
             copy_upto16(dst, src, n)
         } else if n <= INLINE_MAX {
-            copy_medium::<Sse2, Sse2>(dst, src, n)
+            copy_medium::<Sse2, Sse2, MOVE>(dst, src, n)
         } else {
             entry(dst, src, n)
         }
@@ -596,7 +596,7 @@ pub(crate) unsafe fn memcpy_without_avx512(dst: *mut u8, src: *const u8, n: usiz
         memcpy_above64
     };
     // SAFETY: caller guarantee; AVX2 only when the CPU reported it.
-    unsafe { through(entry, dst, src, n) }
+    unsafe { through::<false>(entry, dst, src, n) }
 }
 
 /// Move of any size as the dispatcher makes it on a CPU without AVX-512, like
@@ -611,7 +611,7 @@ pub(crate) unsafe fn memmove_without_avx512(dst: *mut u8, src: *const u8, n: usi
         memmove_above64
     };
     // SAFETY: caller guarantee; AVX2 only when the CPU reported it.
-    unsafe { through(entry, dst, src, n) }
+    unsafe { through::<true>(entry, dst, src, n) }
 }
 
 /// Disjoint copy of any size as the dispatcher makes it on a core with full-width
@@ -623,7 +623,7 @@ pub(crate) unsafe fn memmove_without_avx512(dst: *mut u8, src: *const u8, n: usi
 /// As for [`memcpy`]; the CPU must support AVX-512F, AVX-512BW and BMI2.
 pub(crate) unsafe fn memcpy_zmm(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee, with the features `memcpy_avx512` needs.
-    unsafe { through(memcpy_avx512::<true>, dst, src, n) }
+    unsafe { through::<false>(memcpy_avx512::<true>, dst, src, n) }
 }
 
 /// Move of any size as the dispatcher makes it on a core with full-width 512-bit
@@ -633,7 +633,7 @@ pub(crate) unsafe fn memcpy_zmm(dst: *mut u8, src: *const u8, n: usize) {
 /// As for [`memmove`]; the CPU must support AVX-512F, AVX-512BW and BMI2.
 pub(crate) unsafe fn memmove_zmm(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee, with the features `memmove_avx512` needs.
-    unsafe { through(memmove_avx512::<true>, dst, src, n) }
+    unsafe { through::<true>(memmove_avx512::<true>, dst, src, n) }
 }
 
 /// `true` when the `n`-byte ranges at `a` and `b` share no byte.
@@ -648,7 +648,7 @@ pub(crate) fn disjoint(a: *const u8, b: *const u8, n: usize) -> bool {
 /// `n` bytes valid at each pointer; overlap only with `dst <= src`.
 pub(crate) unsafe fn copy_forward_sse2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; SSE2 is baseline.
-    unsafe { vector::copy_forward::<Sse2, Sse2>(dst, src, n) }
+    unsafe { vector::copy_forward::<Sse2, Sse2, true>(dst, src, n) }
 }
 
 /// The SSE2 vector copy, highest address first.
@@ -657,7 +657,7 @@ pub(crate) unsafe fn copy_forward_sse2(dst: *mut u8, src: *const u8, n: usize) {
 /// `n` bytes valid at each pointer; overlap only with `dst >= src`.
 pub(crate) unsafe fn copy_backward_sse2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; SSE2 is baseline.
-    unsafe { vector::copy_backward::<Sse2, Sse2>(dst, src, n) }
+    unsafe { vector::copy_backward::<Sse2, Sse2, true>(dst, src, n) }
 }
 
 /// The SSE2 fill.
@@ -678,7 +678,7 @@ pub(crate) unsafe fn set_sse2(dst: *mut u8, byte: u8, n: usize) {
 #[inline(never)]
 pub(crate) unsafe fn copy_forward_avx2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; AVX2 is enabled in this function.
-    unsafe { vector::copy_forward::<Sse2, Avx2>(dst, src, n) }
+    unsafe { vector::copy_forward::<Sse2, Avx2, true>(dst, src, n) }
 }
 
 /// The AVX2 vector copy, highest address first.
@@ -690,7 +690,7 @@ pub(crate) unsafe fn copy_forward_avx2(dst: *mut u8, src: *const u8, n: usize) {
 #[inline(never)]
 pub(crate) unsafe fn copy_backward_avx2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; AVX2 is enabled in this function.
-    unsafe { vector::copy_backward::<Sse2, Avx2>(dst, src, n) }
+    unsafe { vector::copy_backward::<Sse2, Avx2, true>(dst, src, n) }
 }
 
 /// The AVX2 fill.

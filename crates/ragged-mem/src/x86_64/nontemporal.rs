@@ -40,14 +40,14 @@ pub(crate) unsafe fn copy<H: Vector, V: Stream>(
     let step = 4 * V::SIZE;
     if n < step + LINE {
         // SAFETY: caller guarantee.
-        return unsafe { copy_forward::<H, V>(dst, src, n) };
+        return unsafe { copy_forward::<H, V, false>(dst, src, n) };
     }
     // Bring the destination to a line boundary with ordinary stores, so every
     // streamed store fills whole lines (partial lines make the write-combining buffer
     // read the line back from memory).
     let skip = dst.addr().wrapping_neg() & (LINE - 1);
     // SAFETY: `skip < LINE < n`; disjoint buffers.
-    unsafe { copy_forward::<H, V>(dst, src, skip) };
+    unsafe { copy_forward::<H, V, false>(dst, src, skip) };
     // SAFETY: `skip < n`.
     let (mut d, mut s) = unsafe { (dst.add(skip), src.add(skip)) };
     let mut left = n - skip;
@@ -88,7 +88,7 @@ pub(crate) unsafe fn copy<H: Vector, V: Stream>(
         _mm_sfence()
     };
     // SAFETY: the last `left` bytes of both buffers.
-    unsafe { copy_forward::<H, V>(d, s, left) };
+    unsafe { copy_forward::<H, V, false>(d, s, left) };
 }
 
 /// Copies [`PAGES`] consecutive 4 KiB pages from `s` to `d` with non-temporal stores,
