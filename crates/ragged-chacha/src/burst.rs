@@ -1996,6 +1996,106 @@ mod tests {
         }
     }
 
+    /// RustCrypto's seal of `buf` in place under `key` and `nonce`: its tag.
+    fn rustcrypto_seal(key: &[u8; 32], nonce: [u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        use chacha20poly1305::aead::{AeadInOut, KeyInit};
+        chacha20poly1305::ChaCha20Poly1305::new(key.into())
+            .encrypt_inout_detached(&nonce.into(), aad, buf.into())
+            .unwrap()
+            .into()
+    }
+
+    /// How [`open_test_burst`] opens: through `open_checked_items` with a
+    /// keystream-alone plan, or one-block items in one pass (`open_in_passes` with
+    /// `first_blocks`).
+    #[derive(Clone, Copy)]
+    enum TestOpening {
+        Alone(Alone),
+        OnePass,
+    }
+
+    /// Opens `items` (their keys in them, or else `key`) the way `how` says.
+    fn open_test_items<I: AeadItem<Ietf<20>>>(
+        route: Route,
+        mac_route: MacRoute,
+        how: TestOpening,
+        key: Option<&[u8; 32]>,
+        items: &mut [I],
+        verdicts: &mut [Result<(), Error>],
+    ) -> Result<(), Error> {
+        match how {
+            TestOpening::Alone(plan) => {
+                open_checked_items(route, mac_route, key, items, verdicts, Some(plan), GROUP)
+            }
+            TestOpening::OnePass => {
+                let passes = OpenPasses {
+                    first_blocks: true,
+                    keys_paired: false,
+                    halves: false,
+                    paired: false,
+                };
+                open_in_passes::<_, false>(route, mac_route, key, items, verdicts, 1, passes)
+            }
+        }
+    }
+
+    /// Opens the sealed `bufs` (item `i` under `nonce(i)`, with `aads[i]` and
+    /// `tags[i]`) as one burst under `key`, or with `keys` each under its own: the
+    /// verdicts and the burst's result.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "a test's whole burst, spelled out"
+    )]
+    fn open_test_burst(
+        route: Route,
+        mac_route: MacRoute,
+        how: TestOpening,
+        key: &[u8; 32],
+        keys: Option<&[[u8; 32]]>,
+        nonce: impl Fn(usize) -> [u8; 12],
+        aads: &[Vec<u8>],
+        bufs: &mut [Vec<u8>],
+        tags: &[[u8; 16]],
+    ) -> (Vec<Result<(), Error>>, Result<(), Error>) {
+        let mut verdicts = std::vec![Ok(()); bufs.len()];
+        let mut items: Vec<OpenItem<'_, Ietf<20>>> = bufs
+            .iter_mut()
+            .zip(aads)
+            .enumerate()
+            .map(|(i, (buf, aad))| OpenItem::new(nonce(i), aad, buf, tags[i]))
+            .collect();
+        let all = if let Some(keys) = keys {
+            let mut keyed: Vec<Keyed<'_, OpenItem<'_, Ietf<20>>>> = items
+                .drain(..)
+                .zip(keys)
+                .map(|(item, key)| Keyed::new(key, item))
+                .collect();
+            open_test_items(route, mac_route, how, None, &mut keyed, &mut verdicts)
+        } else {
+            open_test_items(route, mac_route, how, Some(key), &mut items, &mut verdicts)
+        };
+        (verdicts, all)
+    }
+
+    /// Each refused item failed and is zeroed; every other opened to `message(i)`.
+    fn assert_verdicts(
+        bufs: &[Vec<u8>],
+        verdicts: &[Result<(), Error>],
+        refused: impl Fn(&usize) -> bool,
+        message: impl Fn(usize) -> Vec<u8>,
+        case: &str,
+    ) {
+        for (i, (buf, verdict)) in bufs.iter().zip(verdicts).enumerate() {
+            if refused(&i) {
+                assert_eq!(verdict, &Err(Error::AuthenticationFailed), "{case}: {i}");
+                assert!(buf.iter().all(|&b| b == 0), "{case}: {i} zeroed");
+            } else {
+                assert_eq!(verdict, &Ok(()), "{case}: {i}");
+                assert_eq!(buf, &message(i), "{case}: {i}");
+            }
+        }
+    }
+
     /// Items opened with their keystream alone after their tags from the MAC's lanes (on
     /// Zen 5 with IFMA, groups of at least twelve long items) give what RustCrypto
     /// gives on every backend and MAC backend this CPU has, whatever the core: forged
@@ -2003,7 +2103,6 @@ mod tests {
     /// per-item keys or one key.
     #[test]
     fn keystream_alone_opens_match_rustcrypto() {
-        use chacha20poly1305::aead::{AeadInOut, KeyInit};
         const LENS: [usize; 12] = [1420, 0, 64, 1500, 1152, 1, 4096, 63, 1088, 2000, 576, 1419];
         let key = [0x24u8; 32];
         let item_key = |i: usize| [i as u8 ^ 0x71; 32];
@@ -2034,25 +2133,11 @@ mod tests {
                     let mut bufs: Vec<Vec<u8>> = (0..count).map(message).collect();
                     let mut tags = Vec::new();
                     for (i, buf) in bufs.iter_mut().enumerate() {
-                        let cipher = chacha20poly1305::ChaCha20Poly1305::new(&key_of(i).into());
                         if flipped.contains(&i) {
                             buf.fill(0);
-                            cipher
-                                .encrypt_inout_detached(
-                                    &nonce(i).into(),
-                                    &[],
-                                    buf.as_mut_slice().into(),
-                                )
-                                .unwrap();
+                            rustcrypto_seal(&key_of(i), nonce(i), &[], buf);
                         }
-                        let tag = cipher
-                            .encrypt_inout_detached(
-                                &nonce(i).into(),
-                                &aads[i],
-                                buf.as_mut_slice().into(),
-                            )
-                            .unwrap();
-                        let mut tag = <[u8; 16]>::from(tag);
+                        let mut tag = rustcrypto_seal(&key_of(i), nonce(i), &aads[i], buf);
                         if forged.contains(&i) {
                             tag[i % 16] ^= 1;
                         }
@@ -2063,60 +2148,22 @@ mod tests {
                             buf[at] ^= 0x80;
                         }
                     }
-                    let mut verdicts = std::vec![Ok(()); count];
-                    let mut items: Vec<OpenItem<'_, Ietf<20>>> = bufs
-                        .iter_mut()
-                        .zip(&aads)
-                        .enumerate()
-                        .map(|(i, (buf, aad))| OpenItem::new(nonce(i), aad, buf, tags[i]))
-                        .collect();
-                    let all = if keyed {
-                        let mut keyed_items: Vec<Keyed<'_, OpenItem<'_, Ietf<20>>>> = items
-                            .drain(..)
-                            .zip(&keys)
-                            .map(|(item, key)| Keyed::new(key, item))
-                            .collect();
-                        open_checked_items(
-                            route,
-                            mac_route,
-                            None,
-                            &mut keyed_items,
-                            &mut verdicts,
-                            Some(Alone {
-                                fewest: alone_from,
-                                lanes_most: 17,
-                            }),
-                            GROUP,
-                        )
-                    } else {
-                        open_checked_items(
-                            route,
-                            mac_route,
-                            Some(&key),
-                            &mut items,
-                            &mut verdicts,
-                            Some(Alone {
-                                fewest: alone_from,
-                                lanes_most: 17,
-                            }),
-                            GROUP,
-                        )
-                    };
-                    drop(items);
+                    let plan = TestOpening::Alone(Alone {
+                        fewest: alone_from,
+                        lanes_most: 17,
+                    });
+                    let keys = keyed.then_some(&keys[..]);
+                    let (verdicts, all) = open_test_burst(
+                        route, mac_route, plan, &key, keys, nonce, &aads, &mut bufs, &tags,
+                    );
+                    let case = std::format!("{backend:?}/{mac_backend:?}");
                     assert_eq!(
                         all.is_err(),
                         !forged.is_empty() || !flipped.is_empty(),
-                        "{backend:?}/{mac_backend:?}"
+                        "{case}"
                     );
-                    for (i, (buf, verdict)) in bufs.iter().zip(&verdicts).enumerate() {
-                        if forged.contains(&i) || flipped.contains(&i) {
-                            assert_eq!(verdict, &Err(Error::AuthenticationFailed), "item {i}");
-                            assert!(buf.iter().all(|&b| b == 0), "forged item {i} zeroed");
-                        } else {
-                            assert_eq!(verdict, &Ok(()), "{backend:?}/{mac_backend:?} item {i}");
-                            assert_eq!(buf, &message(i), "{backend:?}/{mac_backend:?} item {i}");
-                        }
-                    }
+                    let refused = |i: &usize| forged.contains(i) || flipped.contains(i);
+                    assert_verdicts(&bufs, &verdicts, refused, message, &case);
                 }
             }
         }
@@ -2129,7 +2176,6 @@ mod tests {
     /// per-item keys, forged items refused and zeroed, the others released.
     #[test]
     fn one_pass_short_opens_match_rustcrypto() {
-        use chacha20poly1305::aead::{AeadInOut, KeyInit};
         const LENS: [usize; 16] = [64, 0, 1, 63, 17, 32, 48, 15, 16, 31, 33, 8, 4, 7, 2, 64];
         let key = [0x5au8; 32];
         let item_key = |i: usize| [i as u8 ^ 0x2c; 32];
@@ -2139,12 +2185,6 @@ mod tests {
             (0..LENS[i % LENS.len()])
                 .map(|j| (j * 7 + i) as u8)
                 .collect()
-        };
-        let passes = OpenPasses {
-            first_blocks: true,
-            keys_paired: false,
-            halves: false,
-            paired: false,
         };
         for backend in Backend::available().filter(|b| b.has_lane_bursts()) {
             for mac_backend in Poly1305Backend::available() {
@@ -2165,66 +2205,29 @@ mod tests {
                         .iter_mut()
                         .enumerate()
                         .map(|(i, buf)| {
-                            let cipher = chacha20poly1305::ChaCha20Poly1305::new(&key_of(i).into());
-                            let tag = cipher
-                                .encrypt_inout_detached(
-                                    &nonce(i).into(),
-                                    &aads[i],
-                                    buf.as_mut_slice().into(),
-                                )
-                                .unwrap();
-                            let mut tag = <[u8; 16]>::from(tag);
+                            let mut tag = rustcrypto_seal(&key_of(i), nonce(i), &aads[i], buf);
                             if forged.contains(&i) {
                                 tag[(i + 5) % 16] ^= 0x10;
                             }
                             tag
                         })
                         .collect();
-                    let mut verdicts = std::vec![Ok(()); count];
-                    let mut items: Vec<OpenItem<'_, Ietf<20>>> = bufs
-                        .iter_mut()
-                        .zip(&aads)
-                        .enumerate()
-                        .map(|(i, (buf, aad))| OpenItem::new(nonce(i), aad, buf, tags[i]))
-                        .collect();
-                    let all = if keyed {
-                        let mut keyed_items: Vec<Keyed<'_, OpenItem<'_, Ietf<20>>>> = items
-                            .drain(..)
-                            .zip(&keys)
-                            .map(|(item, key)| Keyed::new(key, item))
-                            .collect();
-                        open_in_passes::<_, false>(
-                            route,
-                            mac_route,
-                            None,
-                            &mut keyed_items,
-                            &mut verdicts,
-                            1,
-                            passes,
-                        )
-                    } else {
-                        open_in_passes::<_, false>(
-                            route,
-                            mac_route,
-                            Some(&key),
-                            &mut items,
-                            &mut verdicts,
-                            1,
-                            passes,
-                        )
-                    };
-                    drop(items);
+                    let keys = keyed.then_some(&keys[..]);
+                    let (verdicts, all) = open_test_burst(
+                        route,
+                        mac_route,
+                        TestOpening::OnePass,
+                        &key,
+                        keys,
+                        nonce,
+                        &aads,
+                        &mut bufs,
+                        &tags,
+                    );
                     let case = std::format!("{backend:?}/{mac_backend:?} {count} items");
                     assert_eq!(all.is_err(), !forged.is_empty(), "{case}");
-                    for (i, (buf, verdict)) in bufs.iter().zip(&verdicts).enumerate() {
-                        if forged.contains(&i) {
-                            assert_eq!(verdict, &Err(Error::AuthenticationFailed), "{case}: {i}");
-                            assert!(buf.iter().all(|&b| b == 0), "{case}: {i} zeroed");
-                        } else {
-                            assert_eq!(verdict, &Ok(()), "{case}: {i}");
-                            assert_eq!(buf, &message(i), "{case}: {i}");
-                        }
-                    }
+                    let refused = |i: &usize| forged.contains(i);
+                    assert_verdicts(&bufs, &verdicts, refused, message, &case);
                 }
             }
         }
