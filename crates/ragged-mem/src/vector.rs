@@ -139,6 +139,49 @@ pub(crate) unsafe fn copy_upto16(dst: *mut u8, src: *const u8, n: usize) {
     }
 }
 
+/// Whether a size class stores its vectors highest address first: in a move
+/// (`MOVE`) down, to a destination below the source. The order does not matter for
+/// correctness (every load comes first) but for the next access to those bytes: a
+/// load that overlaps stores still in flight waits for them, and when the same bytes
+/// are moved again, as a buffer compacted or a queue shifted in steps does, the
+/// source's low bytes are the destination's high ones just stored. Storing those
+/// first lets the next move's first loads go sooner (measured in the commit that
+/// added it; figures in `docs/tuning.md`). A copy between disjoint buffers (`MOVE`
+/// false) keeps the ascending order, and no compare.
+#[inline(always)]
+fn high_first<const MOVE: bool>(dst: *mut u8, src: *const u8) -> bool {
+    MOVE && dst.addr() < src.addr()
+}
+
+/// Marks the stores of a move down as the branch taken, so that the ascending order
+/// (copies, moves up) keeps the straight path it had before [`high_first`].
+#[cold]
+#[inline(always)]
+fn moves_down() {}
+
+/// Stores each `(offset, vector)` at `dst + offset`: in the order written, or where
+/// `high_first` (see [`high_first`]) in the reverse order. A macro rather than a
+/// function taking arrays: unoptimised, an array passed by value is a `memcpy` call,
+/// which the exported `memcpy` cannot make (`scripts/c-symbols-check`). The caller's
+/// `unsafe` block covers the stores (each within its destination, the vector type
+/// enabled).
+macro_rules! store_in_order {
+    ($v:ty, $dst:expr, $high_first:expr; $(($at:expr, $x:expr)),+ $(,)?) => {
+        if !$high_first {
+            $(<$v>::store($dst.add($at), $x);)+
+        } else {
+            moves_down();
+            store_in_order!(@reversed $v, $dst; [$(($at, $x))+] []);
+        }
+    };
+    (@reversed $v:ty, $dst:expr; [] [$(($at:expr, $x:expr))*]) => {
+        $(<$v>::store($dst.add($at), $x);)*
+    };
+    (@reversed $v:ty, $dst:expr; [($at:expr, $x:expr) $($rest:tt)*] [$($done:tt)*]) => {
+        store_in_order!(@reversed $v, $dst; [$($rest)*] [($at, $x) $($done)*])
+    };
+}
+
 /// Copies `16 < n <= 8 * V::SIZE` bytes: every load before any store; overlap-safe.
 ///
 /// # Safety
@@ -167,57 +210,9 @@ pub(crate) unsafe fn copy_medium<H: Vector, V: Vector, const MOVE: bool>(
             let c = H::load(src.add(n - 32));
             let e = H::load(src.add(n - 16));
             let high_first = high_first::<MOVE>(dst, src);
-            store_all(dst, [0, 16, n - 32, n - 16], [a, b, c, e], high_first);
+            store_in_order!(H, dst, high_first; (0, a), (16, b), (n - 32, c), (n - 16, e));
         } else {
             copy_upto8v_from1v::<V, MOVE>(dst, src, n);
-        }
-    }
-}
-
-/// Whether a size class stores its vectors highest address first: in a move
-/// (`MOVE`) down, to a destination below the source. The order does not matter for
-/// correctness (every load comes first) but for the next access to those bytes: a
-/// load that overlaps stores still in flight waits for them, and when the same bytes
-/// are moved again, as a buffer compacted or a queue shifted in steps does, the
-/// source's low bytes are the destination's high ones just stored. Storing those
-/// first lets the next move's first loads go sooner (measured in the commit that
-/// added it; figures in `docs/tuning.md`). A copy between disjoint buffers (`MOVE`
-/// false) keeps the ascending order, and no compare.
-#[inline(always)]
-fn high_first<const MOVE: bool>(dst: *mut u8, src: *const u8) -> bool {
-    MOVE && dst.addr() < src.addr()
-}
-
-/// Marks the stores of a move down as the branch taken, so that the ascending order
-/// (copies, moves up) keeps the straight path it had before [`high_first`].
-#[cold]
-#[inline(always)]
-fn moves_down() {}
-
-/// Stores `vectors[k]` at `dst + at[k]`, lowest `k` first, or with `high_first` the
-/// highest first (see [`high_first`]).
-///
-/// # Safety
-/// Each `at[k] + V::SIZE` bytes valid at `dst`; `V` enabled.
-#[inline(always)]
-unsafe fn store_all<V: Vector, const K: usize>(
-    dst: *mut u8,
-    at: [usize; K],
-    vectors: [V; K],
-    high_first: bool,
-) {
-    // Two loops behind one branch, not one loop choosing each index: each unrolls to
-    // stores at addresses known without a select.
-    if !high_first {
-        for k in 0..K {
-            // SAFETY: the caller's.
-            unsafe { V::store(dst.add(at[k]), vectors[k]) };
-        }
-    } else {
-        moves_down();
-        for k in (0..K).rev() {
-            // SAFETY: the caller's.
-            unsafe { V::store(dst.add(at[k]), vectors[k]) };
         }
     }
 }
@@ -252,7 +247,7 @@ pub(crate) unsafe fn copy_upto8v_from1v<V: Vector, const MOVE: bool>(
             let b = V::load(src.add(w));
             let c = V::load(src.add(n - 2 * w));
             let e = V::load(src.add(n - w));
-            store_all(dst, [0, w, n - 2 * w, n - w], [a, b, c, e], high_first);
+            store_in_order!(V, dst, high_first; (0, a), (w, b), (n - 2 * w, c), (n - w, e));
         } else {
             copy_upto8v::<V, MOVE>(dst, src, n);
         }
@@ -284,12 +279,9 @@ pub(crate) unsafe fn copy_upto8v<V: Vector, const MOVE: bool>(
         let g = V::load(src.add(n - 3 * w));
         let h = V::load(src.add(n - 2 * w));
         let i = V::load(src.add(n - w));
-        let at = [0, w, 2 * w, 3 * w, n - 4 * w, n - 3 * w, n - 2 * w, n - w];
-        store_all(
-            dst,
-            at,
-            [a, b, c, e, f, g, h, i],
-            high_first::<MOVE>(dst, src),
+        store_in_order!(V, dst, high_first::<MOVE>(dst, src);
+            (0, a), (w, b), (2 * w, c), (3 * w, e),
+            (n - 4 * w, f), (n - 3 * w, g), (n - 2 * w, h), (n - w, i),
         );
     }
 }
