@@ -1445,10 +1445,9 @@ fn waves_fit<V: AeadVariant>(group: &[impl AeadItem<V>], limit: usize, width: us
 /// message pass: items of at most one block, no more than the lanes (more measured
 /// slower than waves; a burst of more such items opens in groups of a set's width,
 /// [`open_group_len`]), on the cores where that was measured faster
-/// ([`one_pass_short_opens`]; elsewhere the waves stay). For longer items, block 1 in
-/// the key pass measured slower on Zen 5: a paired batch costs more than a batch of
-/// one set, and the block's release more than the batch it saves. Figures in
-/// `docs/tuning.md`.
+/// ([`one_pass_short_opens`]; elsewhere the waves stay). Not for longer items: on
+/// Zen 5 a paired batch costs more than a batch of one set, and block 1's release
+/// more than the batch it saves (docs/tuning.md).
 #[inline(always)]
 fn short_opens(backend: Backend, limit: usize, count: usize) -> bool {
     let width = backend.lane_width();

@@ -235,8 +235,8 @@ pub(crate) unsafe fn copy_upto8v_from1v<V: Vector, const MOVE: bool>(
     // `k <= n`, and all loads come before all stores.
     unsafe {
         if n <= 2 * w {
-            // Two vectors stay in ascending order: reversed, a move down by half the
-            // size measured slower (by one, faster; figures in `docs/tuning.md`).
+            // Two vectors stay in ascending order: reversed, some moves down gained
+            // and others lost as much (docs/tuning.md, memcpy / memmove).
             let a = V::load(src);
             let b = V::load(src.add(n - w));
             V::store(dst, a);

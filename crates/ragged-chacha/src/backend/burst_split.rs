@@ -38,8 +38,8 @@ pub(crate) fn lane_sets(width: usize) -> usize {
 /// Whether an opening burst of one-block items on `width`-lane batches decrypts each
 /// message beside its key block in one pass, its ciphertext copied aside for the MAC
 /// (`burst.rs` `short_opens`), rather than in waves that stop for the tags between the
-/// key blocks and the messages: measured faster on Zen 5's two sets of 16 lanes and
-/// on an Intel core's one (figures in `docs/tuning.md`); elsewhere not measured, so
+/// key blocks and the messages: on Zen 5's two sets of 16 lanes and on an Intel
+/// core's one, the cores where it was measured (docs/tuning.md, "Bursts"); elsewhere
 /// the waves stay.
 #[inline]
 pub(crate) fn one_pass_short_opens(width: usize) -> bool {

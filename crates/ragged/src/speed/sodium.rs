@@ -104,9 +104,8 @@ unsafe extern "C" {
 /// Proof that `sodium_init` has run in this process ([`init`]): every call into
 /// libsodium here is a method of it, so none can run first. `sodium_init` picks
 /// libsodium's implementations for this CPU; a message that another thread's first
-/// `sodium_init` overtakes can start on one implementation and end on another (the
-/// parallel tests saw wrong tags at 16 KiB that way), and one timed before it would
-/// time libsodium's reference code.
+/// `sodium_init` overtakes can start on one implementation and end on another (a
+/// wrong tag), and one timed before it would time libsodium's reference code.
 #[derive(Clone, Copy)]
 pub struct Ready(());
 
