@@ -65,7 +65,7 @@ pub(crate) unsafe fn memmove(dst: *mut u8, src: *const u8, n: usize) {
         if forward_is_safe(dst, src, n) {
             vector::copy_forward::<Neon, Neon, false>(dst, src, n)
         } else {
-            vector::copy_backward::<Neon, Neon, false>(dst, src, n)
+            vector::copy_backward::<Neon, Neon>(dst, src, n)
         }
     }
 }

@@ -310,25 +310,22 @@ pub(crate) unsafe fn copy_forward<H: Vector, V: Vector, const MOVE: bool>(
     unsafe { loop_forward::<V>(dst, src, n) }
 }
 
-/// Copies any `n`, highest address first in the loop; `MOVE` as for
-/// [`copy_forward`].
+/// Copies any `n`, highest address first in the loop. Its size classes keep the
+/// ascending store order: a move this way has its destination above its source,
+/// where [`high_first`] is false anyway.
 ///
 /// # Safety
 /// `n` bytes valid at each pointer; overlap only with `dst >= src`; `H` and `V`
 /// enabled in the caller.
 #[inline(always)]
-pub(crate) unsafe fn copy_backward<H: Vector, V: Vector, const MOVE: bool>(
-    dst: *mut u8,
-    src: *const u8,
-    n: usize,
-) {
+pub(crate) unsafe fn copy_backward<H: Vector, V: Vector>(dst: *mut u8, src: *const u8, n: usize) {
     if n <= 16 {
         // SAFETY: caller guarantee.
         return unsafe { copy_upto16(dst, src, n) };
     }
     if n <= 8 * V::SIZE {
         // SAFETY: caller guarantee; size class checked.
-        return unsafe { copy_medium::<H, V, MOVE>(dst, src, n) };
+        return unsafe { copy_medium::<H, V, false>(dst, src, n) };
     }
     // SAFETY: caller guarantee, `n > 8 * V::SIZE`.
     unsafe { loop_backward::<V>(dst, src, n) }

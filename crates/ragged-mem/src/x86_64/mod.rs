@@ -282,7 +282,7 @@ pub(crate) unsafe fn memmove_without_avx2(dst: *mut u8, src: *const u8, n: usize
         } else if forward_is_safe(dst, src, n) {
             vector::copy_forward::<Sse2, Sse2, true>(dst, src, n)
         } else {
-            vector::copy_backward::<Sse2, Sse2, true>(dst, src, n)
+            vector::copy_backward::<Sse2, Sse2>(dst, src, n)
         }
     }
 }
@@ -657,7 +657,7 @@ pub(crate) unsafe fn copy_forward_sse2(dst: *mut u8, src: *const u8, n: usize) {
 /// `n` bytes valid at each pointer; overlap only with `dst >= src`.
 pub(crate) unsafe fn copy_backward_sse2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; SSE2 is baseline.
-    unsafe { vector::copy_backward::<Sse2, Sse2, true>(dst, src, n) }
+    unsafe { vector::copy_backward::<Sse2, Sse2>(dst, src, n) }
 }
 
 /// The SSE2 fill.
@@ -690,7 +690,7 @@ pub(crate) unsafe fn copy_forward_avx2(dst: *mut u8, src: *const u8, n: usize) {
 #[inline(never)]
 pub(crate) unsafe fn copy_backward_avx2(dst: *mut u8, src: *const u8, n: usize) {
     // SAFETY: caller guarantee; AVX2 is enabled in this function.
-    unsafe { vector::copy_backward::<Sse2, Avx2, true>(dst, src, n) }
+    unsafe { vector::copy_backward::<Sse2, Avx2>(dst, src, n) }
 }
 
 /// The AVX2 fill.
