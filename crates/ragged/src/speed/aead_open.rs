@@ -4,13 +4,10 @@
 //! `openssl`) and libsodium (feature `sodium`).
 //!
 //! Every implementation opens the same sealed message (ragged's seal under the
-//! benchmark key and one fixed nonce, empty AAD). Opening in place turns it into
-//! plaintext; rather than copy the sealed message back before every call (a copy as
-//! long as the message, timed with the opening), the calls go round a cycle: the
-//! plaintext is also the ciphertext of the sealed message under the same nonce (the
-//! keystream XORed twice), with a tag of its own, so every second call opens the
-//! plaintext back into the sealed message. Each call is a whole opening whose tag
-//! matches; only the tag's 16 bytes are written before it.
+//! benchmark key and one fixed nonce, empty AAD). Rather than copy the sealed message
+//! back before every call (a copy as long as the message, timed with the opening),
+//! the calls go round `cycle.rs`'s cycle: every second call opens the plaintext back
+//! into the sealed message. Only the tag's 16 bytes are written before a call.
 //! Each implementation is keyed once and opens every message with that key object,
 //! as a receiver keeps its session key.
 
@@ -19,6 +16,7 @@ use std::hint::black_box;
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use ragged_chacha::{Backend, ChaCha20Poly1305};
 
+use super::cycle::OpeningCycle;
 use super::registry::{Buffer, Case, Implementation, KEY, Role, Runner, Selection};
 
 /// The nonce every sealed benchmark message is made under.
@@ -121,8 +119,7 @@ impl Implementation for Opener {
         };
         Box::new(OpenRunner {
             key,
-            tags: [sealed_tag, plain_tag],
-            turn: 0,
+            tags: OpeningCycle::new(sealed_tag, plain_tag),
             buf,
         })
     }
@@ -147,9 +144,7 @@ struct OpenRunner {
     key: Keyed,
     /// The tags of the two messages the buffer holds in turn: the sealed message's,
     /// and the plaintext's as the ciphertext of the sealed one (see the module's doc).
-    tags: [[u8; 16]; 2],
-    /// Which of the two `buf` holds now (the index into `tags`).
-    turn: usize,
+    tags: OpeningCycle<[u8; 16]>,
     /// The message with the room for its tag after it.
     buf: Buffer,
 }
@@ -159,8 +154,7 @@ impl Runner for OpenRunner {
     fn run(&mut self) {
         let len = self.buf.len() - 16;
         let (msg, slot) = self.buf.split_at_mut(len);
-        slot.copy_from_slice(&self.tags[self.turn]);
-        self.turn ^= 1;
+        slot.copy_from_slice(self.tags.next());
         let tag: &[u8; 16] = (&*slot).try_into().expect("16 bytes");
         let opened = match &self.key {
             Keyed::Ragged(aead) => aead

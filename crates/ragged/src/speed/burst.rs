@@ -13,11 +13,9 @@
 //!
 //! Each call seals every packet in place under a fresh nonce (the call's number and
 //! the packet's index) with empty AAD, its tag after it; opening, each call opens
-//! every packet of the burst in place, which goes round a cycle as in
-//! `chacha20-poly1305-open` (no copy of the burst back between calls: the plaintexts
-//! are the ciphertexts of the sealed packets under the same nonces, with tags of their
-//! own), each call first writing its tags after the packets (the same for every
-//! column). `chacha20-burst` XORs each packet with the keystream of its own nonce from
+//! every packet of the burst in place, going round `cycle.rs`'s cycle (no copy of the
+//! burst back between calls), each call first writing its tags after the packets (the
+//! same for every column). `chacha20-burst` XORs each packet with the keystream of its own nonce from
 //! its own block counter (QUIC header protection's shape, one block a packet in its
 //! `2048+32` row).
 
@@ -29,6 +27,7 @@ use ragged_chacha::burst::{OpenItem, SealItem, XorItem};
 use ragged_chacha::variant::Ietf;
 use ragged_chacha::{Backend, Burst, ChaCha20, ChaCha20Poly1305};
 
+use super::cycle::OpeningCycle;
 use super::registry::{Buffer, Case, Implementation, KEY, Role, Runner, Selection};
 
 /// Packet lengths of the default rows (bursts of 16 and of 64 of each).
@@ -181,8 +180,7 @@ impl Implementation for Column {
             },
             lens,
             buf,
-            tags: [Vec::new(), Vec::new()],
-            turn: 0,
+            tags: OpeningCycle::new(Vec::new(), Vec::new()),
             n: 0,
             aead: ChaCha20Poly1305::new(&KEY),
             burst: Burst::new(),
@@ -224,10 +222,10 @@ impl Implementation for Column {
             sealer.n = u64::MAX - 1;
             sealer.run();
             runner.buf.copy_from_slice(&sealer.buf);
-            runner.tags[0] = slot_tags(&sealer.buf, &runner.lens);
+            let sealed_tags = slot_tags(&sealer.buf, &runner.lens);
             sealer.n = u64::MAX - 1;
             sealer.run();
-            runner.tags[1] = slot_tags(&sealer.buf, &runner.lens);
+            runner.tags = OpeningCycle::new(sealed_tags, slot_tags(&sealer.buf, &runner.lens));
             let messages = |buf: &[u8]| {
                 packets_of(buf, &runner.lens)
                     .map(|(msg, _)| msg.to_vec())
@@ -258,9 +256,7 @@ struct BurstRunner {
     buf: Buffer,
     /// Opening: the tags of the two bursts `buf` holds in turn (the sealed packets',
     /// then the plaintexts' as the ciphertexts of the sealed ones), one a packet.
-    tags: [Vec<[u8; 16]>; 2],
-    /// Opening: which of the two `buf` holds now (the index into `tags`).
-    turn: usize,
+    tags: OpeningCycle<Vec<[u8; 16]>>,
     n: u64,
     aead: ChaCha20Poly1305,
     burst: Burst,
@@ -285,8 +281,7 @@ impl BurstRunner {
                 size: total,
                 offset: 0,
             }),
-            tags: [Vec::new(), Vec::new()],
-            turn: 0,
+            tags: OpeningCycle::new(Vec::new(), Vec::new()),
             n: 0,
             aead: ChaCha20Poly1305::new(&KEY),
             burst: Burst::new(),
@@ -347,12 +342,11 @@ impl Runner for BurstRunner {
     fn run(&mut self) {
         if self.op == Op::Open {
             let mut rest = &mut self.buf[..];
-            for (&len, tag) in self.lens.iter().zip(&self.tags[self.turn]) {
+            for (&len, tag) in self.lens.iter().zip(self.tags.next()) {
                 let (packet, more) = rest.split_at_mut(len + 16);
                 packet[len..].copy_from_slice(tag);
                 rest = more;
             }
-            self.turn ^= 1;
         } else {
             self.n = self.n.wrapping_add(1);
         }

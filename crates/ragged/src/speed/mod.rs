@@ -20,6 +20,7 @@ mod aead;
 mod aead_open;
 mod burst;
 mod chacha;
+mod cycle;
 mod memcpy;
 mod memmove;
 #[cfg(feature = "openssl")]
