@@ -48,8 +48,8 @@
 use crate::aead::MAX_PLAINTEXT_LEN;
 use crate::aead::{AeadVariant, ChaChaPoly1305, TAG_LEN, check_len};
 use crate::backend::burst_split::{
-    Costs, HALVES_FROM, lane_limit, lane_sets, lane_width, one_pass_short_opens, two_sets_pay,
-    uniform_halves_pay,
+    Costs, HALVES_FROM, LongestFirst, MOST_BLOCKS, lane_limit, lane_sets, lane_width,
+    one_pass_short_opens, two_sets_pay, uniform_halves_pay,
 };
 use crate::backend::generic::{Job, Jobs};
 use crate::backend::poly1305::{MacJob, Poly1305Backend};
@@ -649,6 +649,55 @@ fn next_lane_item<V: AeadVariant>(
     None
 }
 
+/// The order a group's lane items take the lanes in: the group's own, or where their
+/// lengths differ and they are more than the lanes hold at once, longest first
+/// ([`LongestFirst`], which says why).
+struct LaneOrder {
+    longest_first: Option<LongestFirst>,
+    /// In the group's order: the next item to look at.
+    next: usize,
+}
+
+impl LaneOrder {
+    /// The order of `group`'s lane items under `limit` (`items`, as [`lane_items`]
+    /// counts them) on `lanes` lanes.
+    #[inline(always)]
+    fn new<V: AeadVariant>(
+        group: &[impl AeadItem<V>],
+        limit: usize,
+        items: LaneItems,
+        lanes: usize,
+    ) -> Self {
+        let longest_first = (items.count > lanes && !items.uniform()).then(|| {
+            let blocks = group.iter().map(|item| item.len().div_ceil(64));
+            LongestFirst::new(limit, items.longest, blocks)
+        });
+        Self {
+            longest_first,
+            next: 0,
+        }
+    }
+
+    /// The group's own order.
+    #[inline(always)]
+    fn in_group_order() -> Self {
+        Self {
+            longest_first: None,
+            next: 0,
+        }
+    }
+
+    /// The index of the next lane item of `group` (the group `new` was given) under
+    /// `limit`; `None` once there is none.
+    #[inline(always)]
+    fn next<V: AeadVariant>(&mut self, group: &[impl AeadItem<V>], limit: usize) -> Option<usize> {
+        match &mut self.longest_first {
+            Some(order) => order.next(),
+            None => next_lane_item(group, limit, &mut self.next),
+        }
+    }
+}
+
 /// The items of `group` that go through the lanes under `limit`: how many, the most
 /// message blocks of any, and their message blocks in all.
 #[inline(always)]
@@ -802,7 +851,7 @@ struct SealJobs<'k, 'g, V, I> {
     lane_items: LaneItems,
     /// `GROUP` key blocks, one per item of the group.
     keys: *mut [u8; 64],
-    next: usize,
+    order: LaneOrder,
     /// Split: the second job of the item whose first job was handed out last, the
     /// item, and (unless it is cheaper to compute again) its state.
     message: Option<Job>,
@@ -822,7 +871,7 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for SealJobs<'_, '_, V, I> {
             }
             return Some(job);
         }
-        let i = next_lane_item(&*self.items, self.limit, &mut self.next)?;
+        let i = self.order.next(&*self.items, self.limit)?;
         // SAFETY: `i < GROUP`.
         let whole = unsafe { key_and_message(&mut self.items[i], i, self.key, self.keys, words) };
         if self.fused {
@@ -1064,6 +1113,7 @@ unsafe fn seal_lane_items<V: AeadVariant>(
             HALVES_FROM,
         );
     let fused = paired || (lanes >= backend.lane_width() && !halves);
+    let order = LaneOrder::new(&*group, limit, lane_items, lane_width(backend));
     let mut jobs = SealJobs {
         items: group,
         key,
@@ -1072,7 +1122,7 @@ unsafe fn seal_lane_items<V: AeadVariant>(
         halves,
         lane_items,
         keys,
-        next: 0,
+        order,
         message: None,
         pending: 0,
         words: [0; 16],
@@ -1293,11 +1343,12 @@ struct MessageJobs<'k, 'g, V, I> {
     /// The key pass's `states` (its rows of the items in the lanes written, where
     /// kept).
     states: *const [u32; 16],
-    next: usize,
+    order: LaneOrder,
     /// Whether each message is two jobs ([`message_halves`]).
     halves: bool,
-    /// With `halves`: the second job of the item handed out last.
+    /// With `halves`: the second job of the item handed out last, and that item.
     rest: Option<Job>,
+    last: usize,
     variant: core::marker::PhantomData<V>,
 }
 
@@ -1320,10 +1371,10 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, '_, V, I> {
         if self.halves
             && let Some(job) = self.rest.take()
         {
-            self.words(self.next - 1, words);
+            self.words(self.last, words);
             return Some(job);
         }
-        while let Some(i) = next_lane_item(&*self.items, self.limit, &mut self.next) {
+        while let Some(i) = self.order.next(&*self.items, self.limit) {
             // The failed ones stay zeroed (the long ones are open already).
             if self.verdicts[i].is_err() {
                 continue;
@@ -1341,6 +1392,7 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, '_, V, I> {
             if self.halves {
                 let (first, rest) = message_halves(job);
                 self.rest = (rest.len != 0).then_some(rest);
+                self.last = i;
                 return Some(first);
             }
             return Some(job);
@@ -1611,15 +1663,23 @@ fn open_in_passes<V: AeadVariant, const ALONE: bool>(
     lane_verdicts(group, mac_limit, tags, verdicts);
     tags.iter_mut().for_each(wipe);
     if messages {
+        // Only a group of more items than lanes can need another order.
+        let lanes = lane_width(backend);
+        let order = if group.len() > lanes {
+            LaneOrder::new(&*group, limit, lane_items(group, limit), lanes)
+        } else {
+            LaneOrder::in_group_order()
+        };
         let mut jobs = MessageJobs {
             items: &mut *group,
             key,
             limit,
             verdicts: &*verdicts,
             states,
-            next: 0,
+            order,
             halves: passes.halves,
             rest: None,
+            last: 0,
             variant: core::marker::PhantomData,
         };
         // SAFETY: the backend is available; each job is in place over its own item's
@@ -1832,7 +1892,8 @@ fn open_group<V: AeadVariant>(
     open_in_passes::<V, false>(route, mac_route, key, group, verdicts, limit, passes)
 }
 
-/// The jobs of a keystream burst: every item within the burst's lane limit.
+/// The jobs of a keystream burst: every item within the burst's lane limit, in the
+/// burst's order.
 struct XorJobs<'a, 'b, V: Variant> {
     items: core::slice::IterMut<'a, XorItem<'b, V>>,
     limit: usize,
@@ -1843,33 +1904,115 @@ impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
         let limit = self.limit;
         let item = self.items.find(|item| in_lanes(limit, item.buf.len()))?;
-        <V as Sealed>::write_words(item.key, item.nonce.as_ref(), words);
-        let ptr = item.buf.as_mut_ptr();
-        Some(Job {
-            counter: item.counter.into(),
-            input: ptr,
-            output: ptr,
-            len: item.buf.len(),
-            key: core::ptr::null_mut(),
-        })
+        Some(xor_job(item, words))
     }
 
     fn two_sets(&self, lanes: usize) -> bool {
-        let items = self.items.as_slice();
-        // No count of the blocks (it cost short bursts more than it saved) where the
-        // items bound it: with one-block lane items, or too few items to fill one and
-        // a half sets whatever their lengths.
-        if self.limit == 1 || 2 * items.len() < 3 * lanes {
-            return two_sets_pay(lanes, items.len(), 1);
-        }
-        let limit = self.limit;
-        let (blocks, longest) = items
-            .iter()
-            .map(|item| item.buf.len().div_ceil(64))
-            .filter(|&b| b <= limit)
-            .fold((0, 0), |(all, most), b| (all + b, most.max(b)));
-        two_sets_pay(lanes, blocks, longest)
+        xor_two_sets(self.items.as_slice(), self.limit, lanes)
     }
+}
+
+/// The same longest first within each [`GROUP`] of items ([`LongestFirst`]), for
+/// bursts of more items than lanes and more than one length. A source of its own, so
+/// that the kernel over [`XorJobs`] keeps its plain walk through the items (its
+/// refills ran slower with a choice of orders in them).
+struct XorJobsLongestFirst<'a, 'b, V: Variant> {
+    items: &'a mut [XorItem<'b, V>],
+    /// At most [`MOST_BLOCKS`].
+    limit: usize,
+    /// The first item of the group being handed out, or (before the first) of the
+    /// next group to order.
+    group: usize,
+    /// That group's lane items in order (the first `len`), from `at` on not yet
+    /// handed out; before the first group, none.
+    order: [u8; GROUP],
+    len: usize,
+    at: usize,
+    /// Whether `group` is ordered.
+    started: bool,
+}
+
+impl<V: Variant> Jobs for XorJobsLongestFirst<'_, '_, V> {
+    #[inline(always)]
+    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
+        // A group may have no lane item: on to the next.
+        while self.at == self.len {
+            if self.started {
+                self.group += GROUP;
+            }
+            let rest = self
+                .items
+                .get(self.group..)
+                .filter(|rest| !rest.is_empty())?;
+            self.len = xor_group_order(rest, self.limit, &mut self.order);
+            (self.at, self.started) = (0, true);
+        }
+        let i = self.group + usize::from(self.order[self.at]);
+        self.at += 1;
+        Some(xor_job(&mut self.items[i], words))
+    }
+
+    fn two_sets(&self, lanes: usize) -> bool {
+        xor_two_sets(&self.items[self.group..], self.limit, lanes)
+    }
+}
+
+/// Writes to `order` the lane items under `limit` of the first [`GROUP`] of `items`,
+/// longest first ([`LongestFirst`]); returns how many.
+// Out of line: once a group, away from the kernel's refills.
+#[inline(never)]
+fn xor_group_order<V: Variant>(
+    items: &[XorItem<'_, V>],
+    limit: usize,
+    order: &mut [u8; GROUP],
+) -> usize {
+    let blocks = items
+        .iter()
+        .take(GROUP)
+        .map(|item| item.buf.len().div_ceil(64));
+    let mut longest_first = LongestFirst::new(limit, limit, blocks);
+    let mut len = 0;
+    while let Some(i) = longest_first.next() {
+        order[len] = i as u8;
+        len += 1;
+    }
+    len
+}
+
+/// Whether `blocks` holds more than one value.
+fn lengths_differ(mut blocks: impl Iterator<Item = usize>) -> bool {
+    let first = blocks.next();
+    blocks.any(|b| Some(b) != first)
+}
+
+/// A keystream item's job, its state's words to `words`.
+#[inline(always)]
+fn xor_job<V: Variant>(item: &mut XorItem<'_, V>, words: &mut [u32; 16]) -> Job {
+    <V as Sealed>::write_words(item.key, item.nonce.as_ref(), words);
+    let ptr = item.buf.as_mut_ptr();
+    Job {
+        counter: item.counter.into(),
+        input: ptr,
+        output: ptr,
+        len: item.buf.len(),
+        key: core::ptr::null_mut(),
+    }
+}
+
+/// [`Jobs::two_sets`] for the keystream `items` not yet handed out, under `limit`.
+fn xor_two_sets<V: Variant>(items: &[XorItem<'_, V>], limit: usize, lanes: usize) -> bool {
+    // No count of the blocks (it cost short bursts more than it saved) where the items
+    // bound it: with one-block lane items, or too few items to fill one and a half
+    // sets whatever their lengths.
+    if limit == 1 || 2 * items.len() < 3 * lanes {
+        return two_sets_pay(lanes, items.len(), 1);
+    }
+    let (blocks, longest) = items
+        .iter()
+        .map(|item| item.buf.len().div_ceil(64))
+        .filter(|&b| b <= limit)
+        .fold((0, 0), |(all, most), b| (all + b, most.max(b)));
+    two_sets_pay(lanes, blocks, longest)
 }
 
 /// The keystream XOR of every item (after checking them all).
@@ -1910,14 +2053,35 @@ pub(crate) fn xor_items<V: Variant>(
         None
     };
     if let Some(limit) = limit {
-        let mut jobs = XorJobs {
-            items: items.iter_mut(),
-            limit,
-        };
+        // Another order only where there are more items than lanes, of more than one
+        // length (a pass only for the bursts this could be; the check above does not
+        // track the shortest, which cost the shortest bursts more).
+        let longest_first = (2..=MOST_BLOCKS).contains(&limit)
+            && items.len() > lane_width(backend)
+            && lengths_differ(items.iter().map(|item| item.buf.len().div_ceil(64)));
         // SAFETY: the backend is available (every route a burst holds was checked);
         // each job is in place over its own item's buffer, all disjoint; the check
         // above keeps every block of every item within its counter's range.
-        unsafe { run_jobs(backend, &mut jobs, V::ROUNDS / 2) };
+        unsafe {
+            if longest_first {
+                let mut jobs = XorJobsLongestFirst {
+                    items: &mut *items,
+                    limit,
+                    group: 0,
+                    order: [0; GROUP],
+                    len: 0,
+                    at: 0,
+                    started: false,
+                };
+                run_jobs(backend, &mut jobs, V::ROUNDS / 2);
+            } else {
+                let mut jobs = XorJobs {
+                    items: items.iter_mut(),
+                    limit,
+                };
+                run_jobs(backend, &mut jobs, V::ROUNDS / 2);
+            }
+        }
         if in_lanes(limit, longest) {
             // Every item went through the lanes.
             return Ok(());

@@ -516,6 +516,48 @@ fn uniform_xor_bursts_that_fill_two_sets() {
     }
 }
 
+/// Keystream bursts of mixed lengths in more than one group of items (the lanes take
+/// each group longest first): IMIX orders of 100 and 130 items, and groups with no
+/// item for the lanes before, between and after groups with some.
+#[test]
+fn mixed_xor_bursts_over_several_groups() {
+    let imix = [64, 64, 576, 64, 64, 576, 1500, 64, 576, 64, 64, 576];
+    let mixed = [64, 192, 130, 64, 700, 1];
+    let layouts: Vec<Vec<usize>> = vec![
+        imix.iter().copied().cycle().take(100).collect(),
+        imix.iter().copied().cycle().take(130).collect(),
+        [
+            vec![2000; 64],
+            mixed.iter().copied().cycle().take(40).collect(),
+        ]
+        .concat(),
+        [
+            mixed.iter().copied().cycle().take(64).collect(),
+            vec![3000; 64],
+            mixed.iter().copied().cycle().take(70).collect(),
+        ]
+        .concat(),
+        [
+            mixed.iter().copied().cycle().take(40).collect(),
+            vec![2000; 90],
+        ]
+        .concat(),
+    ];
+    for (n, lens) in layouts.iter().enumerate() {
+        let specs: Vec<XorSpec> = lens
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| XorSpec {
+                len,
+                counter: (i % 5) as u64,
+                seed: (n * 1000 + i) as u64,
+            })
+            .collect();
+        xor_every_backend::<Ietf<20>>(CipherKind::ChaCha20, &specs);
+        xor_every_backend::<XChaCha<20>>(CipherKind::XChaCha20, &specs);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 

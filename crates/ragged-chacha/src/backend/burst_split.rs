@@ -65,7 +65,7 @@ pub(crate) fn lane_width(backend: Backend) -> usize {
 }
 
 /// The most blocks any kind of burst lets an item take the lanes with.
-const MOST_BLOCKS: usize = 32;
+pub(crate) const MOST_BLOCKS: usize = 32;
 
 /// What a kind of burst costs on each path, in blocks.
 #[derive(Clone, Copy)]
@@ -183,6 +183,85 @@ fn items_by_blocks(
     }
     count[run] = count[run].saturating_add(run_items);
     (count, least, most)
+}
+
+/// Classes of length [`LongestFirst`] hands items out by: quarters of the longest.
+const LENGTH_CLASSES: usize = 4;
+
+/// The items of a group of at most 64 that take the lanes, in the order the lanes take
+/// their jobs: longest first, by quarters of the longest item's length, each quarter's
+/// items in the group's order.
+///
+/// The kernel refills a lane as its job ends, so the jobs run in list order, each on
+/// the first lane free. Taken in the burst's order, a long job that comes late starts
+/// when the others are nearly done, and its lane runs alone after them (an IMIX
+/// burst's 576-byte items among its 64-byte ones: 20 batches for work that fills 14).
+/// Longest first, the long jobs start together and the short ones fill the lanes
+/// around them, and the last batches wait on a short job at most. Quarters rather than
+/// a sort: the classes are masks, set in one pass that costs an item a table lookup and
+/// an OR (a counting sort's increments, and variable shifts, cost several times more),
+/// and handed out with a bit scan. (Quarters against halves: in a simulation of random
+/// mixes, 6% more batches than the least possible against 13%; a full sort, 4%.)
+#[derive(Clone, Copy)]
+pub(crate) struct LongestFirst {
+    /// Bit `i` of `masks[c]`: item `i` is a lane item of class `c` not yet handed out
+    /// (class 0 the longest quarter).
+    masks: [u64; LENGTH_CLASSES],
+    /// The class handed out now: those before it are done.
+    class: usize,
+}
+
+impl LongestFirst {
+    /// The order of the items of at most `limit` blocks (each item's blocks in
+    /// `blocks`, at most 64 items), the longest of them of `longest` blocks
+    /// (`longest <= limit <= MOST_BLOCKS`).
+    #[inline(always)]
+    pub(crate) fn new(limit: usize, longest: usize, blocks: impl Iterator<Item = usize>) -> Self {
+        debug_assert!(longest <= limit && limit <= MOST_BLOCKS);
+        // Each length's class; past `limit`, a class of its own that is never handed
+        // out.
+        let mut class_of = [LENGTH_CLASSES as u8; MOST_BLOCKS + 2];
+        for (b, class) in class_of.iter_mut().enumerate().take(limit + 1) {
+            // How many of the quarter marks the length is at or below: 0 for the
+            // longest quarter.
+            *class = u8::from(4 * b <= 3 * longest)
+                + u8::from(4 * b <= 2 * longest)
+                + u8::from(4 * b <= longest);
+        }
+        // Even and odd items in masks of their own: items of one class in a row would
+        // otherwise each wait for the one before's OR to be stored.
+        let mut masks = [[0u64; LENGTH_CLASSES + 1]; 2];
+        let mut bit = 1u64;
+        for (i, b) in blocks.enumerate() {
+            debug_assert!(i < 64);
+            let class = usize::from(class_of[b.min(limit + 1)]);
+            masks[i & 1][class] |= bit;
+            bit <<= 1;
+        }
+        let mut both = [0u64; LENGTH_CLASSES];
+        for (class, both) in both.iter_mut().enumerate() {
+            *both = masks[0][class] | masks[1][class];
+        }
+        Self {
+            masks: both,
+            class: 0,
+        }
+    }
+
+    /// The index of the next item; `None` once every one was handed out.
+    #[inline(always)]
+    pub(crate) fn next(&mut self) -> Option<usize> {
+        while self.class < LENGTH_CLASSES {
+            let mask = &mut self.masks[self.class];
+            if *mask != 0 {
+                let i = mask.trailing_zeros() as usize;
+                *mask &= *mask - 1;
+                return Some(i);
+            }
+            self.class += 1;
+        }
+        None
+    }
 }
 
 /// What a batch of two sets of 16 lanes costs on Zen 5, in blocks of the single path
@@ -384,6 +463,46 @@ mod tests {
                 assert_eq!(got, (expected, least, most), "cap {cap}, {blocks:?}");
             }
         }
+    }
+
+    /// Every lane item once, longest quarter first, each quarter in the group's order;
+    /// no item past the limit; and an IMIX group's long items before its short ones.
+    #[test]
+    fn longest_first_hands_out_each_lane_item_once_by_quarters() {
+        let mut state = 0x9e37_79b9_u32;
+        for limit in [0, 1, 2, 5, 9, 24, MOST_BLOCKS] {
+            for n in [0, 1, 17, 48, 64] {
+                let blocks: std::vec::Vec<usize> = (0..n)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 17;
+                        state ^= state << 5;
+                        state as usize % (limit + 4)
+                    })
+                    .collect();
+                let longest = blocks.iter().copied().filter(|&b| b <= limit).max();
+                let quarter = |b: usize| {
+                    let longest = longest.unwrap_or(0);
+                    (4 * b <= 3 * longest) as usize
+                        + (4 * b <= 2 * longest) as usize
+                        + (4 * b <= longest) as usize
+                };
+                let mut order =
+                    LongestFirst::new(limit, longest.unwrap_or(0), blocks.iter().copied());
+                let got: std::vec::Vec<usize> = core::iter::from_fn(|| order.next()).collect();
+                let mut expected: std::vec::Vec<usize> =
+                    (0..n).filter(|&i| blocks[i] <= limit).collect();
+                expected.sort_by_key(|&i| (quarter(blocks[i]), i));
+                assert_eq!(got, expected, "limit {limit}, {blocks:?}");
+                assert_eq!(order.next(), None);
+            }
+        }
+        // The IMIX order: 576-byte items (9 blocks) among 64-byte ones, and 1500-byte
+        // ones past the limit.
+        let imix = [1, 1, 9, 1, 1, 9, 24, 1, 9, 1, 1, 9];
+        let mut order = LongestFirst::new(9, 9, imix.into_iter());
+        let got: std::vec::Vec<usize> = core::iter::from_fn(|| order.next()).collect();
+        assert_eq!(got, [2, 5, 8, 11, 0, 1, 3, 4, 7, 9, 10]);
     }
 
     #[test]
