@@ -195,13 +195,13 @@ const LENGTH_CLASSES: usize = 4;
 /// The kernel refills a lane as its job ends, so the jobs run in list order, each on
 /// the first lane free. Taken in the burst's order, a long job that comes late starts
 /// when the others are nearly done, and its lane runs alone after them (an IMIX
-/// burst's 576-byte items among its 64-byte ones: 20 batches for work that fills 14).
-/// Longest first, the long jobs start together and the short ones fill the lanes
-/// around them, and the last batches wait on a short job at most. Quarters rather than
-/// a sort: the classes are masks, set in one pass that costs an item a table lookup and
-/// an OR (a counting sort's increments, and variable shifts, cost several times more),
-/// and handed out with a bit scan. (Quarters against halves: in a simulation of random
-/// mixes, 6% more batches than the least possible against 13%; a full sort, 4%.)
+/// burst's 576-byte items among its 64-byte ones). Longest first, the long jobs start
+/// together and the short ones fill the lanes around them, and the last batches wait
+/// on a short job at most. Quarters rather than a sort: the classes are masks, set in
+/// one pass that costs an item a table lookup and an OR (a counting sort's increments
+/// wait on each other's stores), and handed out with a bit scan; quarters come close
+/// to a sort's batches where halves leave more idle (the simulation and the timings
+/// are in `docs/tuning.md`).
 #[derive(Clone, Copy)]
 pub(crate) struct LongestFirst {
     /// Bit `i` of `masks[c]`: item `i` is a lane item of class `c` not yet handed out
