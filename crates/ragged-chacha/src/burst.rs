@@ -1914,8 +1914,9 @@ impl<V: Variant> Jobs for XorJobs<'_, '_, V> {
 
 /// The same longest first within each [`GROUP`] of items ([`LongestFirst`]), for
 /// bursts of more items than lanes and more than one length. A source of its own, so
-/// that the kernel over [`XorJobs`] keeps its plain walk through the items (its
-/// refills ran slower with a choice of orders in them).
+/// that the kernel over [`XorJobs`] keeps its plain walk through the items, with no
+/// choice of orders in its refills (docs/tuning.md, the row of the commit that added
+/// this source).
 struct XorJobsLongestFirst<'a, 'b, V: Variant> {
     items: &'a mut [XorItem<'b, V>],
     /// At most [`MOST_BLOCKS`].
@@ -2054,8 +2055,8 @@ pub(crate) fn xor_items<V: Variant>(
     };
     if let Some(limit) = limit {
         // Another order only where there are more items than lanes, of more than one
-        // length (a pass only for the bursts this could be; the check above does not
-        // track the shortest, which cost the shortest bursts more).
+        // length: a pass of its own, made only for the bursts that could need it, so
+        // that the check above stays a single running maximum for every burst.
         let longest_first = (2..=MOST_BLOCKS).contains(&limit)
             && items.len() > lane_width(backend)
             && lengths_differ(items.iter().map(|item| item.buf.len().div_ceil(64)));
