@@ -678,15 +678,6 @@ impl LaneOrder {
         }
     }
 
-    /// The group's own order.
-    #[inline(always)]
-    fn in_group_order() -> Self {
-        Self {
-            longest_first: None,
-            next: 0,
-        }
-    }
-
     /// The index of the next lane item of `group` (the group `new` was given) under
     /// `limit`; `None` once there is none.
     #[inline(always)]
@@ -1597,6 +1588,9 @@ struct OpenPasses {
     halves: bool,
     /// The message pass on paired sets.
     paired: bool,
+    /// The group's lane items under the passes' limit, as [`lane_items`] counts them
+    /// (the message pass's order, [`LaneOrder`]).
+    lane_items: LaneItems,
 }
 
 /// The open of a group in passes, each its own kernel call: the key blocks of every
@@ -1663,13 +1657,7 @@ fn open_in_passes<V: AeadVariant, const ALONE: bool>(
     lane_verdicts(group, mac_limit, tags, verdicts);
     tags.iter_mut().for_each(wipe);
     if messages {
-        // Only a group of more items than lanes can need another order.
-        let lanes = lane_width(backend);
-        let order = if group.len() > lanes {
-            LaneOrder::new(&*group, limit, lane_items(group, limit), lanes)
-        } else {
-            LaneOrder::in_group_order()
-        };
+        let order = LaneOrder::new(&*group, limit, passes.lane_items, lane_width(backend));
         let mut jobs = MessageJobs {
             items: &mut *group,
             key,
@@ -1811,14 +1799,15 @@ fn open_group<V: AeadVariant>(
     let lanes = limit.map(|limit| (limit, lane_items(group, limit)));
     let beyond = group.len() - lanes.map_or(0, |(_, lane_items)| lane_items.count);
     if alone.is_some_and(|plan| beyond >= plan.fewest) {
+        // No limit: the empty items alone (nothing in their messages).
+        let (limit, lane_group) = lanes.unwrap_or_else(|| (0, lane_items(group, 0)));
         let passes = OpenPasses {
             first_blocks: false,
             keys_paired: false,
             halves: false,
             paired: false,
+            lane_items: lane_group,
         };
-        // No limit: the empty items alone (nothing in their messages).
-        let limit = limit.unwrap_or(0);
         return open_in_passes::<V, true>(route, mac_route, key, group, verdicts, limit, passes);
     }
     let mut all = Ok(());
@@ -1888,6 +1877,7 @@ fn open_group<V: AeadVariant>(
         keys_paired: short && pairs(backend, lane_group.count, 2),
         halves,
         paired,
+        lane_items: lane_group,
     };
     open_in_passes::<V, false>(route, mac_route, key, group, verdicts, limit, passes)
 }
@@ -2197,6 +2187,7 @@ mod tests {
                     keys_paired: false,
                     halves: false,
                     paired: false,
+                    lane_items: lane_items(items, 1),
                 };
                 open_in_passes::<_, false>(route, mac_route, key, items, verdicts, 1, passes)
             }
