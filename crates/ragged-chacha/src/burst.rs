@@ -1911,16 +1911,30 @@ struct XorJobsLongestFirst<'a, 'b, V: Variant> {
     items: &'a mut [XorItem<'b, V>],
     /// At most [`MOST_BLOCKS`].
     limit: usize,
-    /// The first item of the group being handed out, or (before the first) of the
-    /// next group to order.
+    /// The first item of the group being handed out.
     group: usize,
     /// That group's lane items in order (the first `len`), from `at` on not yet
-    /// handed out; before the first group, none.
+    /// handed out.
     order: [u8; GROUP],
     len: usize,
     at: usize,
-    /// Whether `group` is ordered.
-    started: bool,
+}
+
+impl<'a, 'b, V: Variant> XorJobsLongestFirst<'a, 'b, V> {
+    /// The jobs of `items` under `limit` (at most [`MOST_BLOCKS`]), the first group
+    /// ordered.
+    fn new(items: &'a mut [XorItem<'b, V>], limit: usize) -> Self {
+        let mut order = [0; GROUP];
+        let len = xor_group_order(items, limit, &mut order);
+        Self {
+            items,
+            limit,
+            group: 0,
+            order,
+            len,
+            at: 0,
+        }
+    }
 }
 
 impl<V: Variant> Jobs for XorJobsLongestFirst<'_, '_, V> {
@@ -1928,15 +1942,12 @@ impl<V: Variant> Jobs for XorJobsLongestFirst<'_, '_, V> {
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
         // A group may have no lane item: on to the next.
         while self.at == self.len {
-            if self.started {
-                self.group += GROUP;
-            }
+            self.group += GROUP;
             let rest = self
                 .items
                 .get(self.group..)
                 .filter(|rest| !rest.is_empty())?;
-            self.len = xor_group_order(rest, self.limit, &mut self.order);
-            (self.at, self.started) = (0, true);
+            (self.len, self.at) = (xor_group_order(rest, self.limit, &mut self.order), 0);
         }
         let i = self.group + usize::from(self.order[self.at]);
         self.at += 1;
@@ -1961,10 +1972,10 @@ fn xor_group_order<V: Variant>(
         .iter()
         .take(GROUP)
         .map(|item| item.buf.len().div_ceil(64));
-    let mut longest_first = LongestFirst::new(limit, limit, blocks);
+    let longest_first = LongestFirst::new(limit, limit, blocks);
     let mut len = 0;
-    while let Some(i) = longest_first.next() {
-        order[len] = i as u8;
+    for (place, i) in order.iter_mut().zip(longest_first) {
+        *place = i as u8;
         len += 1;
     }
     len
@@ -2055,15 +2066,7 @@ pub(crate) fn xor_items<V: Variant>(
         // above keeps every block of every item within its counter's range.
         unsafe {
             if longest_first {
-                let mut jobs = XorJobsLongestFirst {
-                    items: &mut *items,
-                    limit,
-                    group: 0,
-                    order: [0; GROUP],
-                    len: 0,
-                    at: 0,
-                    started: false,
-                };
+                let mut jobs = XorJobsLongestFirst::new(&mut *items, limit);
                 run_jobs(backend, &mut jobs, V::ROUNDS / 2);
             } else {
                 let mut jobs = XorJobs {

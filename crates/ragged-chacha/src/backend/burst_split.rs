@@ -202,7 +202,7 @@ const LENGTH_CLASSES: usize = 4;
 /// wait on each other's stores), and handed out with a bit scan; quarters come close
 /// to a sort's batches where halves leave more idle (the simulation and the timings
 /// are in `docs/tuning.md`).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(crate) struct LongestFirst {
     /// Bit `i` of `masks[c]`: item `i` is a lane item of class `c` not yet handed out
     /// (class 0 the longest quarter).
@@ -247,10 +247,14 @@ impl LongestFirst {
             class: 0,
         }
     }
+}
 
-    /// The index of the next item; `None` once every one was handed out.
+/// The items' indices in order.
+impl Iterator for LongestFirst {
+    type Item = usize;
+
     #[inline(always)]
-    pub(crate) fn next(&mut self) -> Option<usize> {
+    fn next(&mut self) -> Option<usize> {
         while self.class < LENGTH_CLASSES {
             let mask = &mut self.masks[self.class];
             if *mask != 0 {
@@ -500,8 +504,7 @@ mod tests {
         // The IMIX order: 576-byte items (9 blocks) among 64-byte ones, and 1500-byte
         // ones past the limit.
         let imix = [1, 1, 9, 1, 1, 9, 24, 1, 9, 1, 1, 9];
-        let mut order = LongestFirst::new(9, 9, imix.into_iter());
-        let got: std::vec::Vec<usize> = core::iter::from_fn(|| order.next()).collect();
+        let got: std::vec::Vec<usize> = LongestFirst::new(9, 9, imix.into_iter()).collect();
         assert_eq!(got, [2, 5, 8, 11, 0, 1, 3, 4, 7, 9, 10]);
     }
 
