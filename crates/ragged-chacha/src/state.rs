@@ -32,6 +32,20 @@ impl State {
         }
     }
 
+    /// Word `i`, read on its own: one 4-byte load, never merged with its neighbours'.
+    ///
+    /// A kernel mostly reads a state its caller has just built with stores of 4 to 16
+    /// bytes. A load that lies within one store is forwarded from it; left to itself,
+    /// LLVM reads neighbouring words as one 8-byte load, and where that load spans two
+    /// stores it waits until both have reached the cache, delaying the batch that
+    /// needs it (measured in the commit that added this; docs/tuning.md). A volatile
+    /// read is neither merged nor widened.
+    #[inline(always)]
+    pub(crate) fn word(&self, i: usize) -> u32 {
+        // SAFETY: a reference to an initialised, aligned word of `self`.
+        unsafe { core::ptr::read_volatile(&self.words[i]) }
+    }
+
     /// The words of [`State::new`] into `words`.
     #[inline(always)]
     pub(crate) fn write_words(key: &[u8; 32], tail: [u32; 3], words: &mut [u32; 16]) {

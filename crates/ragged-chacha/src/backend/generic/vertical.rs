@@ -147,7 +147,7 @@ pub(super) unsafe fn full_batch<V: Lanes>(
 ) {
     // SAFETY: the CPU has V's features; the batch's bytes are the caller's.
     unsafe {
-        let ks = keystream_vectors_at::<V>(state, rows, &mut ());
+        let ks = keystream_vectors_at::<V, true>(state, rows, &mut ());
         xor_full_batch(&ks, input, output);
     }
 }
@@ -171,7 +171,7 @@ pub(super) unsafe fn batch_nine<V: Lanes>(
     unsafe {
         let last = counter.wrapping_add(V::BLOCKS as u64);
         let mut ninth = ScalarBlock::new(state, last);
-        let ks = keystream_vectors_at::<V>(state, rows, &mut ninth);
+        let ks = keystream_vectors_at::<V, false>(state, rows, &mut ninth);
         xor_full_batch(&ks, input, output);
         let words = ninth.keystream(state, last);
         // The ninth block, eight bytes at a time.
@@ -198,24 +198,26 @@ pub(super) unsafe fn keystream_vectors<V: Lanes>(
     extras: &mut impl BatchExtras,
 ) -> [V; 16] {
     // SAFETY: the CPU has V's features.
-    unsafe { keystream_vectors_at(state, CounterRows::at(state, counter), extras) }
+    unsafe { keystream_vectors_at::<V, true>(state, CounterRows::at(state, counter), extras) }
 }
 
-/// As [`keystream_vectors`], for the batch whose counter rows are `rows`.
+/// As [`keystream_vectors`], for the batch whose counter rows are `rows`; `FRESH` as
+/// for [`initial`]. Not for [`batch_nine`], whose scalar block reads the same words
+/// plainly: read both ways, they crowded its AVX2 round loop into one more spill.
 ///
 /// # Safety
 /// The CPU has the features `V` requires.
 #[inline(always)]
-unsafe fn keystream_vectors_at<V: Lanes>(
+unsafe fn keystream_vectors_at<V: Lanes, const FRESH: bool>(
     state: &State,
     rows: CounterRows<V>,
     extras: &mut impl BatchExtras,
 ) -> [V; 16] {
     // SAFETY: the CPU has V's features.
     unsafe {
-        let init = initial::<V>(state, rows);
-        let mut x = init;
+        let mut x = initial::<V, FRESH>(state, rows);
         rounds_interleaved(&mut x, state.double_rounds, extras);
+        let init = initial::<V, false>(state, rows);
         for i in 0..16 {
             x[i] = x[i].add(init[i]);
         }
@@ -280,30 +282,36 @@ pub(super) unsafe fn xor_full_batch<V: Lanes>(ks: &[V; 16], input: *const u8, ou
 
 /// The sixteen initial state vectors of the batch whose counter rows are `rows`.
 ///
+/// `FRESH` for the batch's first read, before its rounds: each word read on its own
+/// ([`State::word`]), since the caller may just have written the state. The
+/// feed-forward after the rounds reads the words plainly, so that LLVM can take them
+/// from memory where it needs them: words kept from the first read through the rounds
+/// cost the round loops stack spills (`scripts/codegen-guard`).
+///
 /// # Safety
 /// The CPU has the features `V` requires.
 #[inline(always)]
-unsafe fn initial<V: Lanes>(state: &State, rows: CounterRows<V>) -> [V; 16] {
+unsafe fn initial<V: Lanes, const FRESH: bool>(state: &State, rows: CounterRows<V>) -> [V; 16] {
     // SAFETY: the CPU has V's features.
     unsafe {
-        let w = &state.words;
+        let word = |i: usize| V::splat(if FRESH { state.word(i) } else { state.words[i] });
         [
-            V::splat(w[0]),
-            V::splat(w[1]),
-            V::splat(w[2]),
-            V::splat(w[3]),
-            V::splat(w[4]),
-            V::splat(w[5]),
-            V::splat(w[6]),
-            V::splat(w[7]),
-            V::splat(w[8]),
-            V::splat(w[9]),
-            V::splat(w[10]),
-            V::splat(w[11]),
+            word(0),
+            word(1),
+            word(2),
+            word(3),
+            word(4),
+            word(5),
+            word(6),
+            word(7),
+            word(8),
+            word(9),
+            word(10),
+            word(11),
             rows.lo,
             rows.hi,
-            V::splat(w[14]),
-            V::splat(w[15]),
+            word(14),
+            word(15),
         ]
     }
 }
