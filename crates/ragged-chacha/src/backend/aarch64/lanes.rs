@@ -175,9 +175,9 @@ unsafe impl Rows for Neon {
         Neon(unsafe { vld1q_u32(words.as_ptr().add(4 * r)) })
     }
     #[inline(always)]
-    unsafe fn counter_row(words: &[u32; 16], counter: u64) -> Self {
-        let high = words[13].wrapping_add((counter >> 32) as u32);
-        let row = [counter as u32, high, words[14], words[15]];
+    unsafe fn counter_row(tail: [u32; 3], counter: u64) -> Self {
+        let high = tail[0].wrapping_add((counter >> 32) as u32);
+        let row = [counter as u32, high, tail[1], tail[2]];
         // SAFETY: NEON; `row` is 16 readable bytes.
         Neon(unsafe { vld1q_u32(row.as_ptr()) })
     }

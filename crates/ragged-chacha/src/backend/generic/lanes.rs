@@ -121,9 +121,10 @@ pub(crate) unsafe trait Rows: Lanes {
 
     /// Row `r` (words `4r..4r+4`) of `words` in every 128-bit lane.
     unsafe fn row(words: &[u32; 16], r: usize) -> Self;
-    /// Row 3 of `words` for blocks `counter + lane` in lane `lane`: the low counter
-    /// half in word 12, the high half added to word 13 (wrapping).
-    unsafe fn counter_row(words: &[u32; 16], counter: u64) -> Self;
+    /// Row 3 of a state whose words 13, 14 and 15 are `tail`, for blocks
+    /// `counter + lane` in lane `lane`: the low counter half in word 12, the high half
+    /// added to word 13 (wrapping).
+    unsafe fn counter_row(tail: [u32; 3], counter: u64) -> Self;
     /// Rotates the words of each 128-bit lane left by `N` (word `i` takes word
     /// `i + N mod 4`).
     unsafe fn rotate_words<const N: i32>(self) -> Self;

@@ -78,9 +78,18 @@ impl<R: Rows, const SETS: usize> RowSets<R, SETS> {
         unsafe {
             let w = &state.words;
             let (a0, b0, c0) = (R::row(w, 0), R::row(w, 1), R::row(w, 2));
+            // One set (up to `R::ROW_BLOCKS` blocks, a short message's only batch):
+            // words 13 to 15 one by one (`State::word`), for the loads to be forwarded
+            // from the stores that just wrote them. With more sets the plain reads
+            // measured faster (the commit that added this; docs/tuning.md).
+            let tail = if SETS == 1 {
+                [state.word(13), state.word(14), state.word(15)]
+            } else {
+                [w[13], w[14], w[15]]
+            };
             let mut d0 = [a0; SETS];
             for (s, d) in d0.iter_mut().enumerate() {
-                *d = R::counter_row(w, counter.wrapping_add((s * R::ROW_BLOCKS) as u64));
+                *d = R::counter_row(tail, counter.wrapping_add((s * R::ROW_BLOCKS) as u64));
             }
             let mut x = [[a0, b0, c0, a0]; SETS];
             for (set, d) in x.iter_mut().zip(d0) {

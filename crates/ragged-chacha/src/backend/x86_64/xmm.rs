@@ -282,15 +282,15 @@ where
         Xmm::v(unsafe { _mm_loadu_si128(words.as_ptr().add(4 * r).cast()) })
     }
     #[inline(always)]
-    unsafe fn counter_row(words: &[u32; 16], counter: u64) -> Self {
-        let high = words[13].wrapping_add((counter >> 32) as u32);
+    unsafe fn counter_row(tail: [u32; 3], counter: u64) -> Self {
+        let high = tail[0].wrapping_add((counter >> 32) as u32);
         // SAFETY: SSE2.
         Xmm::v(unsafe {
             _mm_setr_epi32(
                 counter as u32 as i32,
                 high as i32,
-                words[14] as i32,
-                words[15] as i32,
+                tail[1] as i32,
+                tail[2] as i32,
             )
         })
     }

@@ -183,10 +183,10 @@ unsafe impl Rows for Ymm {
         })
     }
     #[inline(always)]
-    unsafe fn counter_row(words: &[u32; 16], counter: u64) -> Self {
+    unsafe fn counter_row(tail: [u32; 3], counter: u64) -> Self {
         let next = counter.wrapping_add(1);
-        let high = |c: u64| words[13].wrapping_add((c >> 32) as u32) as i32;
-        let (w14, w15) = (words[14] as i32, words[15] as i32);
+        let high = |c: u64| tail[0].wrapping_add((c >> 32) as u32) as i32;
+        let (w14, w15) = (tail[1] as i32, tail[2] as i32);
         // SAFETY: AVX.
         Ymm(unsafe {
             _mm256_setr_epi32(

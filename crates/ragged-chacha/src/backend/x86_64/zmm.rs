@@ -143,15 +143,15 @@ unsafe impl Rows for Zmm {
         Zmm(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(words.as_ptr().add(4 * r).cast())) })
     }
     #[inline(always)]
-    unsafe fn counter_row(words: &[u32; 16], counter: u64) -> Self {
+    unsafe fn counter_row(tail: [u32; 3], counter: u64) -> Self {
         let lane = |i: u64| {
             let c = counter.wrapping_add(i);
             [
                 c as u32 as i32,
-                words[13].wrapping_add((c >> 32) as u32) as i32,
+                tail[0].wrapping_add((c >> 32) as u32) as i32,
             ]
         };
-        let (w14, w15) = (words[14] as i32, words[15] as i32);
+        let (w14, w15) = (tail[1] as i32, tail[2] as i32);
         let [l0, l1, l2, l3] = [lane(0), lane(1), lane(2), lane(3)];
         // SAFETY: AVX-512F.
         Zmm(unsafe {
