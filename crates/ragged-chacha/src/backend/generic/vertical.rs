@@ -136,6 +136,11 @@ impl<V: Lanes> CounterRows<V> {
 /// A full batch of `V::BLOCKS` blocks whose counter rows are `rows`, XORed into
 /// `64 * V::BLOCKS` bytes: the loop body of a long message.
 ///
+/// Every batch of the loop reads the state fresh ([`initial`]), though only the first
+/// needs to: the volatile reads are not hoisted out of the loop, which measured level
+/// at 16 KiB (docs/tuning.md, `State::word`'s row); a first batch of its own would put
+/// a second copy of this body in every plan.
+///
 /// # Safety
 /// As for [`batch`] with `len = 64 * V::BLOCKS` and no extras.
 #[inline(always)]
