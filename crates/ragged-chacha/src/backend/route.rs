@@ -352,6 +352,17 @@ fn table(core: Core) -> Row {
     }
 }
 
+/// Whether a row-form batch of two or three sets (a message of 5 to 12 blocks on
+/// AVX-512) reads its state's words 13 to 15 one by one, as a batch of one set always
+/// does, so that the loads are forwarded from the stores that just wrote the state: on
+/// Zen 5 that measured faster, on Intel slower (cause not found), elsewhere unmeasured,
+/// so the plain reads stay (docs/tuning.md, "ChaCha backends"). One cached load and
+/// compare a batch; off x86-64 no core has it.
+#[inline(always)]
+pub(crate) fn fresh_row_sets() -> bool {
+    cfg!(all(target_arch = "x86_64", not(target_env = "sgx"))) && Core::this() == Core::Zen5
+}
+
 /// [`Core::this`]'s answer plus one; 0 until first asked.
 static CORE: AtomicU8 = AtomicU8::new(0);
 

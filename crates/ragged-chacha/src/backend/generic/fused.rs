@@ -108,7 +108,9 @@ pub(super) unsafe fn fused_sets<
         let rest_counter = counter.wrapping_add(W::BLOCKS as u64);
         let last = rest_counter.wrapping_add((SETS * H::ROW_BLOCKS) as u64);
         let mut beside = RowsBeside::<H, SETS, SCALAR, E> {
-            sets: RowSets::new(state, rest_counter),
+            // Fresh reads for one set only: beside the vertical batch, more sets
+            // measured level either way (the commit that added `fresh_row_sets`).
+            sets: RowSets::new(state, rest_counter, SETS == 1),
             scalar: ScalarBlock::new(state, last),
             inner: extras,
         };

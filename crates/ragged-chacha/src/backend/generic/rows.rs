@@ -5,6 +5,7 @@ use super::lanes::Rows;
 use super::rounds::BatchExtras;
 use super::scalar::ScalarBlock;
 use super::vertical::{split_key_block, write_keystream};
+use crate::backend::route::fresh_row_sets;
 use crate::state::State;
 
 /// One ChaCha round on row vectors: the quarter round applied to all four columns (or,
@@ -67,22 +68,21 @@ pub(super) struct RowSets<R: Rows, const SETS: usize> {
 }
 
 impl<R: Rows, const SETS: usize> RowSets<R, SETS> {
-    /// The initial rows of blocks `counter ..` of `state`.
+    /// The initial rows of blocks `counter ..` of `state`; with `fresh`, words 13 to
+    /// 15 read one by one ([`State::word`]), for the loads to be forwarded from the
+    /// stores that just wrote them (a short message's only batch, whose wait is not
+    /// hidden behind other work), else plainly.
     ///
     /// # Safety
     /// The CPU has the features `R` requires.
     #[inline(always)]
-    pub(super) unsafe fn new(state: &State, counter: u64) -> Self {
+    pub(super) unsafe fn new(state: &State, counter: u64, fresh: bool) -> Self {
         const { assert!(SETS >= 1 && SETS <= MAX_ROW_SETS) };
         // SAFETY: R's features, as the caller guarantees.
         unsafe {
             let w = &state.words;
             let (a0, b0, c0) = (R::row(w, 0), R::row(w, 1), R::row(w, 2));
-            // One set (up to `R::ROW_BLOCKS` blocks, a short message's only batch):
-            // words 13 to 15 one by one (`State::word`), for the loads to be forwarded
-            // from the stores that just wrote them. With more sets the plain reads
-            // measured faster (the commit that added this; docs/tuning.md).
-            let tail = if SETS == 1 {
+            let tail = if fresh {
                 [state.word(13), state.word(14), state.word(15)]
             } else {
                 [w[13], w[14], w[15]]
@@ -231,7 +231,10 @@ pub(super) unsafe fn rows_batch<R: Rows, const SETS: usize, const SCALAR: bool>(
     // SAFETY: as for `batch`: the CPU has R's features, and every access stays within
     // `len` bytes (the tail within `before + len`).
     unsafe {
-        let mut sets = RowSets::<R, SETS>::new(state, counter);
+        // One set reads fresh on every core; more sets of 512-bit rows (the only ones
+        // measured on the core that prefers it) where `fresh_row_sets` says so.
+        let fresh = SETS == 1 || (R::BYTES == 64 && fresh_row_sets());
+        let mut sets = RowSets::<R, SETS>::new(state, counter, fresh);
         let last = counter.wrapping_add((SETS * R::ROW_BLOCKS) as u64);
         let mut scalar = ScalarBlock::new(state, last);
         for round in 0..state.double_rounds {
