@@ -127,8 +127,9 @@ fn every_backend_every_cipher_against_portable_and_rustcrypto() {
 
 /// Every block count from 32 to 130, each as a whole number of blocks and one byte
 /// less and more: the long messages whose batches a plan spreads over its batch
-/// shapes (the wide bulk splits 45 blocks and more evenly over fused batches of 17–28
-/// blocks, so each count ends its message in a different one).
+/// shapes (the wide bulk runs pair batches of 32 blocks while more than 28 are left,
+/// the nine-block batches come in runs of 16, so each count ends its message in a
+/// different shape).
 fn long_lengths() -> impl Iterator<Item = usize> {
     (32..=130).flat_map(|blocks: usize| [64 * blocks - 1, 64 * blocks, 64 * blocks + 1])
 }

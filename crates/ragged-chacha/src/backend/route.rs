@@ -125,21 +125,26 @@ impl Route {
     /// The backend a keystream call of `len` bytes runs on.
     #[inline]
     pub(crate) fn xor_backend(self, len: usize) -> Backend {
-        self.backend_for(len, self.xor_short_below)
+        let long_from = if self.long == Backend::Avx512Wide {
+            PAIRS_FROM
+        } else {
+            LONG_FROM
+        };
+        self.backend_for(len, self.xor_short_below, long_from)
     }
 
     /// The backend an AEAD message of `len` bytes is sealed and opened on.
     #[inline]
     pub(crate) fn aead_backend(self, len: usize) -> Backend {
-        self.backend_for(len, self.aead_short_below)
+        self.backend_for(len, self.aead_short_below, LONG_FROM)
     }
 
-    /// `short` below `short_below` bytes, `long` from [`LONG_FROM`], else `backend`.
+    /// `short` below `short_below` bytes, `long` from `long_from`, else `backend`.
     #[inline(always)]
-    fn backend_for(self, len: usize, short_below: u16) -> Backend {
+    fn backend_for(self, len: usize, short_below: u16, long_from: usize) -> Backend {
         if len < usize::from(short_below) {
             self.short
-        } else if len >= LONG_FROM {
+        } else if len >= long_from {
             self.long
         } else {
             self.backend
@@ -267,13 +272,19 @@ impl MacRoute {
 /// bits, 10 for each crossover).
 const MAX_CROSSOVER: u16 = 0x3ff;
 
-/// Messages from this many bytes on run on a route's `long` backend. The wide one,
-/// [`Backend::Avx512Wide`], runs shorter messages exactly as `Avx512` does (its plan
-/// differs from 44 blocks and a byte, 43 and a byte with an AEAD's key block), but its
-/// larger code costs them time; the plain one, [`Backend::Avx512Plain`], differs from
-/// 34 blocks (a keystream call's two nine-block batches), and below this length
-/// `Avx512` is not slower on Intel (docs/tuning.md, "ChaCha backends").
+/// Messages from this many bytes on run on a route's `long` backend (keystream calls
+/// on the wide one from [`PAIRS_FROM`]). The wide one, [`Backend::Avx512Wide`], seals
+/// and opens shorter messages exactly as `Avx512` does (its plan differs from 44
+/// blocks and a byte with the key block), but its larger code costs them time; the
+/// plain one, [`Backend::Avx512Plain`], differs from 34 blocks (a keystream call's two
+/// nine-block batches), and below this length `Avx512` is not slower on Intel
+/// (docs/tuning.md, "ChaCha backends").
 const LONG_FROM: usize = 64 * 43 + 1;
+
+/// Keystream calls from this many bytes run on [`Backend::Avx512Wide`] where that is a
+/// route's `long` backend: from 29 blocks its pair batches take one batch's time where
+/// `Avx512` runs two (docs/tuning.md, "ChaCha backends").
+const PAIRS_FROM: usize = 64 * 28 + 1;
 
 /// One measured core's choices; `None` where its row keeps the backend's own.
 struct Row {
@@ -292,7 +303,8 @@ struct ChaChaRow {
     /// The backend detection picks on the core; the row applies only where it still
     /// does.
     measured: Backend,
-    /// The backend for messages from [`LONG_FROM`] bytes (`measured`, or a different
+    /// The backend for messages from [`LONG_FROM`] bytes, keystream calls on the wide
+    /// one from [`PAIRS_FROM`] (`measured`, or a different
     /// plan of the same instruction set).
     long: Backend,
     /// The backend for short messages.
@@ -358,6 +370,7 @@ fn table(core: Core) -> Row {
 /// Zen 5 that measured faster, on Intel slower (cause not found), elsewhere unmeasured,
 /// so the plain reads stay (docs/tuning.md, "ChaCha backends"). One cached load and
 /// compare a batch; off x86-64 no core has it.
+#[cfg_attr(not(lane_simd), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn fresh_row_sets() -> bool {
     cfg!(all(target_arch = "x86_64", not(target_env = "sgx"))) && Core::this() == Core::Zen5
@@ -559,7 +572,15 @@ mod tests {
                 ),
                 (backend, backend, 0, 0)
             );
-            for len in [0, 64, LONG_FROM - 1, LONG_FROM, 1 << 20] {
+            for len in [
+                0,
+                64,
+                PAIRS_FROM - 1,
+                PAIRS_FROM,
+                LONG_FROM - 1,
+                LONG_FROM,
+                1 << 20,
+            ] {
                 assert_eq!(route.xor_backend(len), backend);
                 assert_eq!(route.aead_backend(len), backend);
             }
@@ -604,16 +625,27 @@ mod tests {
 
     /// Keystream and AEAD through `routed` equal the same through `pinned`, for every
     /// length up to 400 bytes (on both sides of the crossovers) and around
-    /// [`LONG_FROM`] and the wide bulk's first lengths.
+    /// [`PAIRS_FROM`], [`LONG_FROM`] and the wide bulk's first lengths.
     fn same_output(routed: Route, mac: MacRoute, pinned: Route) {
         use crate::poly1305::AeadMac;
         use crate::variant::Ietf;
         use crate::variant::sealed::Sealed;
         let state = <Ietf<20> as Sealed>::state(&[0x42; 32], &[7; 12]);
-        let message: [u8; 3000] = core::array::from_fn(|i| (i * 31 + 5) as u8);
-        for len in (0..=400).chain([LONG_FROM - 1, LONG_FROM, 2816, 2817, 2880, 3000]) {
+        let message: [u8; 4200] = core::array::from_fn(|i| (i * 31 + 5) as u8);
+        let around = [
+            PAIRS_FROM - 1,
+            PAIRS_FROM,
+            2048,
+            2049,
+            LONG_FROM - 1,
+            LONG_FROM,
+        ];
+        for len in (0..=400)
+            .chain(around)
+            .chain([2816, 2817, 2880, 3000, 4097, 4200])
+        {
             let (mut a, mut b) = (message, message);
-            // SAFETY: in place over `len <= 3000` bytes of our own buffers; both
+            // SAFETY: in place over `len <= 4200` bytes of our own buffers; both
             // backends passed `is_available`.
             unsafe {
                 routed.xor_keystream(&state, 3, a.as_ptr(), a.as_mut_ptr(), len);
@@ -625,7 +657,7 @@ mod tests {
                 AeadMac::new(b"aad", mac),
                 AeadMac::new(b"aad", MacRoute::pinned(Poly1305Backend::Portable)),
             );
-            // SAFETY: as above; a message of at most 3000 bytes is within the counter.
+            // SAFETY: as above; a message of at most 4200 bytes is within the counter.
             unsafe {
                 routed.seal(&state, a.as_ptr(), a.as_mut_ptr(), len, &mut mac_a);
                 pinned.seal(&state, b.as_ptr(), b.as_mut_ptr(), len, &mut mac_b);

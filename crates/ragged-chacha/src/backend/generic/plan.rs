@@ -14,7 +14,7 @@
 //! No double round at all (a 0-round variant) goes to [`no_rounds`] before any batch.
 
 #[cfg(lane_simd)]
-use super::fused::{fused_batch, fused_sets, max_fused_blocks};
+use super::fused::{fused_batch, max_fused_blocks};
 use super::lanes::Lanes;
 #[cfg(lane_simd)]
 use super::lanes::Rows;
@@ -23,7 +23,7 @@ use super::rounds::BatchExtras;
 use super::rounds::Beside;
 #[cfg(lane_simd)]
 use super::rows::{MAX_ROW_SETS, rows_batch};
-use super::vertical::{CounterRows, batch, batch_nine, full_batch};
+use super::vertical::{CounterRows, batch, batch_nine, batch_pair, full_batch};
 use crate::backend::portable::Word;
 use crate::state::State;
 
@@ -33,7 +33,9 @@ pub(crate) mod bulk {
     /// Full batches, the schedule's nine-block batches among them where it has them
     /// ([`Schedule::NINTH_BLOCK`](crate::backend::schedule::Schedule::NINTH_BLOCK)).
     pub(crate) const FULL: u8 = 0;
-    /// Every batch fused with row sets while that saves batches (`wide_batches`).
+    /// The batches of a long message two at a time, side by side (`pair_batches`), for
+    /// cores whose vertical rounds alone leave the vector pipes idle; an AEAD's first
+    /// batch fused with row sets where that saves batches (`wide_pays`).
     pub(crate) const WIDE: u8 = 1;
     /// Full batches, and nine-block batches only to round out a remainder of a few
     /// blocks (`plain_round_out`), for cores whose integer units share their ports
@@ -110,8 +112,8 @@ pub(crate) unsafe fn xor_keystream<W: Lanes, M: Lanes, N: Lanes>(
 /// blocks done in the row form (one to three interleaved sets), which is faster for a
 /// few blocks; with [`Schedule::FUSE_REMAINDER`], inside the last full batch's round
 /// loop where there is one. `BULK` is the plan for the batches before: with
-/// [`bulk::WIDE`] (the wide bulk, [`wide_batches`]) every batch of a long message is such
-/// a fused batch; [`bulk::PLAIN`] runs nine-block batches only to round out a
+/// [`bulk::WIDE`] a long message runs in pair batches ([`pair_batches`]) first;
+/// [`bulk::PLAIN`] runs nine-block batches only to round out a
 /// remainder of at most [`plain_round_out`]`(false)` blocks.
 ///
 /// [`Schedule::FUSE_REMAINDER`]: crate::backend::schedule::Schedule::FUSE_REMAINDER
@@ -176,7 +178,7 @@ pub(super) unsafe fn keystream_rows<
     unsafe {
         let (counter, start) =
             if BULK == bulk::WIDE && W::FUSE_REMAINDER && state.double_rounds != 0 {
-                wide_batches::<W, H>(state, counter, input, output, len)
+                pair_batches::<W, H>(state, counter, input, output, len)
             } else {
                 (counter, 0)
             };
@@ -195,33 +197,43 @@ pub(super) unsafe fn keystream_rows<
     }
 }
 
-/// The wide bulk: a long message as fused batches, each a full vertical batch of `W`
-/// with up to `MAX_ROW_SETS` row sets of `H` beside its rounds, for cores whose
-/// vertical rounds alone leave the vector pipes idle (their dependency chains are too
-/// long for the operations' latency), so that the sets' work is nearly free, while a
-/// batch of its own — row sets alone above all — costs nearly a whole batch. Runs
-/// whole wide batches while [`wide_pays`], and leaves the last two or three batches
-/// to the plan. (One shape, three row sets, keeps the loop to one copy of the
-/// rounds.) Returns the counter and byte offset of what it leaves.
+/// The wide bulk ([`bulk::WIDE`]): pair batches ([`batch_pair`], two vertical batches
+/// side by side) while more blocks are left than a fused batch holds (`W::BLOCKS +
+/// max_fused_blocks`), the last one partial where fewer than a pair's are left; the
+/// plan's own batches for the rest. On the core that takes this plan (Zen 5) a pair
+/// costs about what a fused batch of 28 blocks does, and a batch alone about two
+/// thirds of that: its 16-lane rounds are bound by the latency of their operations
+/// and leave the vector pipes idle (docs/tuning.md, "ChaCha backends"). Returns the
+/// counter and byte offset of what it leaves.
 ///
 /// # Safety
 /// As for [`xor_keystream_rows`]; the state has at least one double round.
 #[cfg(lane_simd)]
 #[inline(always)]
-unsafe fn wide_batches<W: Lanes, H: Rows>(
+unsafe fn pair_batches<W: Lanes, H: Rows>(
     state: &State,
     counter: u64,
     input: *const u8,
     output: *mut u8,
     len: usize,
 ) -> (u64, usize) {
+    let fused_most = W::BLOCKS + max_fused_blocks::<H>();
     let (mut counter, mut done) = (counter, 0);
-    // SAFETY: each wide batch covers whole blocks from `done` with more than
-    // `W::BLOCKS` blocks of the message after it (`wide_pays`), the `done` bytes before
-    // it in the same message, and its own counters.
-    unsafe {
-        while wide_pays::<W, H>((len - done).div_ceil(64)) {
-            wide_batch::<W, H>(state, &mut counter, input, output, &mut done);
+    if len.div_ceil(64) > fused_most {
+        // SAFETY: the CPU has W's features.
+        let mut rows = unsafe { CounterRows::<W>::at(state, counter) };
+        while (len - done).div_ceil(64) > fused_most {
+            let this = (len - done).min(128 * W::BLOCKS);
+            // SAFETY: bytes `done..done + this` of the message, more than one batch's
+            // (`fused_most >= W::BLOCKS` blocks are left), at most two, with the
+            // `done` bytes before them in the same message and their own counters.
+            unsafe {
+                batch_pair::<W>(state, rows, input.add(done), output.add(done), this, done);
+            }
+            done += this;
+            counter = counter.wrapping_add(2 * W::BLOCKS as u64);
+            // SAFETY: the CPU has W's features.
+            rows = unsafe { rows.advanced(2 * W::BLOCKS) };
         }
     }
     (counter, done)
@@ -241,40 +253,6 @@ pub(super) fn wide_pays<W: Lanes, H: Rows>(blocks: usize) -> bool {
     let wide = blocks.div_ceil(most);
     let plain = 1 + blocks.saturating_sub(most).div_ceil(W::BLOCKS);
     wide > 1 && wide < plain
-}
-
-/// One wide batch of [`wide_batches`]: `W::BLOCKS + max_fused_blocks` whole blocks
-/// from byte `done` and block `counter`, both moved past it, the vertical batch
-/// with `MAX_ROW_SETS` row sets beside it. (A function, not a closure, so that it
-/// inherits the caller's target features.)
-///
-/// # Safety
-/// As for [`fused_sets`] over those bytes from `done`.
-#[cfg(lane_simd)]
-#[inline(always)]
-unsafe fn wide_batch<W: Lanes, H: Rows>(
-    state: &State,
-    counter: &mut u64,
-    input: *const u8,
-    output: *mut u8,
-    done: &mut usize,
-) {
-    let blocks = W::BLOCKS + max_fused_blocks::<H>();
-    // SAFETY: forwarded.
-    unsafe {
-        let (i, o) = (input.add(*done), output.add(*done));
-        fused_sets::<W, H, MAX_ROW_SETS, false, _>(
-            state,
-            *counter,
-            i,
-            o,
-            64 * blocks,
-            *done,
-            &mut (),
-        );
-    }
-    *done += 64 * blocks;
-    *counter = counter.wrapping_add(blocks as u64);
 }
 
 /// The keystream of a state with no double round at all (a 0-round variant): the

@@ -1,7 +1,8 @@
 //! The rounds: the quarter round over lanes, the parking of two rows in memory where
 //! sixteen vector registers cannot hold the state, and the interleaving of scalar work
 //! (a block in the general-purpose registers, or the AEAD's Poly1305) between the
-//! vector rounds, steered by [`BatchExtras`].
+//! vector rounds, steered by [`BatchExtras`]; and the rounds of two independent
+//! batches side by side (a burst's two sets of lanes, a long message's pair batches).
 
 use super::lanes::Lanes;
 #[cfg(doc)]
@@ -341,5 +342,81 @@ pub(super) unsafe fn rounds_interleaved<V: Lanes, E: BatchExtras>(
         extras.between_pairs(2);
         extras.between_pairs(3);
         extras.after_double_round(i);
+    }
+}
+
+/// The double rounds of two independent sets of sixteen word vectors, step by step
+/// across the sets (and the four quarter rounds of a column or diagonal), so that
+/// their dependency chains run side by side: where one set's chain is bound by the
+/// latency of its vector operations, the other fills the idle pipes. Every vector
+/// stays in a register only with 32 of them.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[cfg_attr(not(lane_simd), allow(dead_code))]
+#[inline(always)]
+pub(super) unsafe fn rounds_side_by_side<V: Lanes>(
+    x: &mut [V; 16],
+    y: &mut [V; 16],
+    double_rounds: u32,
+) {
+    // SAFETY: the caller's (the CPU has V's features).
+    unsafe {
+        for _ in 0..double_rounds {
+            quarter_rounds_side_by_side(
+                x,
+                y,
+                [0, 1, 2, 3],
+                [4, 5, 6, 7],
+                [8, 9, 10, 11],
+                [12, 13, 14, 15],
+            );
+            quarter_rounds_side_by_side(
+                x,
+                y,
+                [0, 1, 2, 3],
+                [5, 6, 7, 4],
+                [10, 11, 8, 9],
+                [15, 12, 13, 14],
+            );
+        }
+    }
+}
+
+/// The four quarter rounds on columns or diagonals `a`, `b`, `c`, `d` of both sets,
+/// step by step.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[cfg_attr(not(lane_simd), allow(dead_code))]
+#[inline(always)]
+unsafe fn quarter_rounds_side_by_side<V: Lanes>(
+    x: &mut [V; 16],
+    y: &mut [V; 16],
+    a: [usize; 4],
+    b: [usize; 4],
+    c: [usize; 4],
+    d: [usize; 4],
+) {
+    // One step, `v[to] = rotate(v[to] op v[from])`, of the four quarter rounds of
+    // both sets.
+    macro_rules! step {
+        ($op:ident, $to:ident, $from:ident $(, $rotl:ident)?) => {
+            for i in 0..4 {
+                x[$to[i]] = x[$to[i]].$op(x[$from[i]])$(.$rotl())?;
+                y[$to[i]] = y[$to[i]].$op(y[$from[i]])$(.$rotl())?;
+            }
+        };
+    }
+    // SAFETY: the caller's (the CPU has V's features).
+    unsafe {
+        step!(add, a, b);
+        step!(xor, d, a, rotl16);
+        step!(add, c, d);
+        step!(xor, b, c, rotl12);
+        step!(add, a, b);
+        step!(xor, d, a, rotl8);
+        step!(add, c, d);
+        step!(xor, b, c, rotl7);
     }
 }

@@ -4,6 +4,8 @@
 //! general-purpose registers ([`ScalarBlock`]).
 
 use super::lanes::Lanes;
+#[cfg(lane_simd)]
+use super::rounds::rounds_side_by_side;
 use super::rounds::{BatchExtras, rounds_interleaved};
 use super::scalar::ScalarBlock;
 use crate::state::State;
@@ -154,6 +156,51 @@ pub(super) unsafe fn full_batch<V: Lanes>(
     unsafe {
         let ks = keystream_vectors_at::<V, true>(state, rows, &mut ());
         xor_full_batch(&ks, input, output);
+    }
+}
+
+/// Two vertical batches side by side, the blocks whose counter rows are `rows` and the
+/// `V::BLOCKS` after them, their rounds interleaved step by step
+/// ([`rounds_side_by_side`]), XORed into `len` bytes (`64 * V::BLOCKS < len <=
+/// 128 * V::BLOCKS`): for cores whose vertical rounds alone are bound by the latency
+/// of their vector operations, where the second batch's chains fill the pipes the
+/// first leaves idle (both states take all 32 vector registers: AVX-512).
+///
+/// # Safety
+/// As for [`batch`] with that `len` and no extras.
+#[cfg(lane_simd)]
+#[inline(always)]
+pub(super) unsafe fn batch_pair<V: Lanes>(
+    state: &State,
+    rows: CounterRows<V>,
+    input: *const u8,
+    output: *mut u8,
+    len: usize,
+    before: usize,
+) {
+    let half = 64 * V::BLOCKS;
+    debug_assert!(len > half && len <= 2 * half);
+    // SAFETY: the CPU has V's features; the first batch covers bytes `0..half`, the
+    // second `half..len` with the `before + half` bytes before it in the message.
+    unsafe {
+        let next = rows.advanced(V::BLOCKS);
+        let mut x = initial::<V, true>(state, rows);
+        let mut y = x;
+        (y[12], y[13]) = (next.lo, next.hi);
+        rounds_side_by_side(&mut x, &mut y, state.double_rounds);
+        for (init, out) in [(rows, &mut x), (next, &mut y)] {
+            let init = initial::<V, false>(state, init);
+            for i in 0..16 {
+                out[i] = out[i].add(init[i]);
+            }
+        }
+        xor_full_batch(&V::transpose(x), input, output);
+        let (i, o) = (input.add(half), output.add(half));
+        if len == 2 * half {
+            xor_full_batch(&V::transpose(y), i, o);
+        } else {
+            xor_vectors(&V::transpose(y), i, o, len - half, before + half);
+        }
     }
 }
 
