@@ -23,7 +23,9 @@ use super::rounds::BatchExtras;
 use super::rounds::Beside;
 #[cfg(lane_simd)]
 use super::rows::{MAX_ROW_SETS, rows_batch};
-use super::vertical::{CounterRows, batch, batch_nine, batch_pair, full_batch};
+#[cfg(lane_simd)]
+use super::vertical::batch_pair;
+use super::vertical::{CounterRows, batch, batch_nine, full_batch};
 use crate::backend::portable::Word;
 use crate::state::State;
 
@@ -35,7 +37,9 @@ pub(crate) mod bulk {
     pub(crate) const FULL: u8 = 0;
     /// The batches of a long message two at a time, side by side (`pair_batches`), for
     /// cores whose vertical rounds alone leave the vector pipes idle; an AEAD's first
-    /// batch fused with row sets where that saves batches (`wide_pays`).
+    /// batch fused with row sets where that saves batches (`wide_pays`). (Only the
+    /// row-form targets have such a backend.)
+    #[cfg_attr(not(lane_simd), allow(dead_code))]
     pub(crate) const WIDE: u8 = 1;
     /// Full batches, and nine-block batches only to round out a remainder of a few
     /// blocks (`plain_round_out`), for cores whose integer units share their ports
