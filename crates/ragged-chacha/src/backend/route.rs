@@ -125,7 +125,8 @@ impl Route {
     /// The backend a keystream call of `len` bytes runs on.
     #[inline]
     pub(crate) fn xor_backend(self, len: usize) -> Backend {
-        let long_from = if self.long == Backend::Avx512Wide {
+        // (Only x86-64 has the wide backend: elsewhere no compare.)
+        let long_from = if cfg!(target_arch = "x86_64") && self.long == Backend::Avx512Wide {
             PAIRS_FROM
         } else {
             LONG_FROM
