@@ -283,8 +283,9 @@ const MAX_CROSSOVER: u16 = 0x3ff;
 const LONG_FROM: usize = 64 * 43 + 1;
 
 /// Keystream calls from this many bytes run on [`Backend::Avx512Wide`] where that is a
-/// route's `long` backend: from 29 blocks its pair batches take one batch's time where
-/// `Avx512` runs two (docs/tuning.md, "ChaCha backends").
+/// route's `long` backend: from 29 blocks, more than a fused batch holds, `Avx512`
+/// runs two batches one after the other where the wide plan runs them as a pair
+/// (figures in docs/tuning.md, "ChaCha backends").
 const PAIRS_FROM: usize = 64 * 28 + 1;
 
 /// One measured core's choices; `None` where its row keeps the backend's own.

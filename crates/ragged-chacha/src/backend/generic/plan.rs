@@ -204,11 +204,11 @@ pub(super) unsafe fn keystream_rows<
 /// The wide bulk ([`bulk::WIDE`]): pair batches ([`batch_pair`], two vertical batches
 /// side by side) while more blocks are left than a fused batch holds (`W::BLOCKS +
 /// max_fused_blocks`), the last one partial where fewer than a pair's are left; the
-/// plan's own batches for the rest. On the core that takes this plan (Zen 5) a pair
-/// costs about what a fused batch of 28 blocks does, and a batch alone about two
-/// thirds of that: its 16-lane rounds are bound by the latency of their operations
-/// and leave the vector pipes idle (docs/tuning.md, "ChaCha backends"). Returns the
-/// counter and byte offset of what it leaves.
+/// plan's own batches for the rest. On the core that takes this plan (Zen 5) a
+/// 16-lane batch's rounds are bound by the latency of their operations and leave the
+/// vector pipes idle, so a second batch beside them costs less than a fused batch's
+/// row sets do for their blocks (figures in docs/tuning.md, "ChaCha backends").
+/// Returns the counter and byte offset of what it leaves.
 ///
 /// # Safety
 /// As for [`xor_keystream_rows`]; the state has at least one double round.
@@ -222,7 +222,7 @@ unsafe fn pair_batches<W: Lanes, H: Rows>(
     len: usize,
 ) -> (u64, usize) {
     let fused_most = W::BLOCKS + max_fused_blocks::<H>();
-    let (mut counter, mut done) = (counter, 0);
+    let mut done = 0;
     if len.div_ceil(64) > fused_most {
         // SAFETY: the CPU has W's features.
         let mut rows = unsafe { CounterRows::<W>::at(state, counter) };
@@ -235,12 +235,13 @@ unsafe fn pair_batches<W: Lanes, H: Rows>(
                 batch_pair::<W>(state, rows, input.add(done), output.add(done), this, done);
             }
             done += this;
-            counter = counter.wrapping_add(2 * W::BLOCKS as u64);
             // SAFETY: the CPU has W's features.
             rows = unsafe { rows.advanced(2 * W::BLOCKS) };
         }
     }
-    (counter, done)
+    // Whole blocks before `done`, unless the last pair ended the message (then
+    // nothing is left for the counter to start).
+    (counter.wrapping_add((done / 64) as u64), done)
 }
 
 /// Whether a message of `blocks` blocks (more to come after them) takes fewer

@@ -188,18 +188,16 @@ pub(super) unsafe fn batch_pair<V: Lanes>(
         let mut y = x;
         (y[12], y[13]) = (next.lo, next.hi);
         rounds_side_by_side(&mut x, &mut y, state.double_rounds);
-        for (init, out) in [(rows, &mut x), (next, &mut y)] {
-            let init = initial::<V, false>(state, init);
-            for i in 0..16 {
-                out[i] = out[i].add(init[i]);
-            }
-        }
-        xor_full_batch(&V::transpose(x), input, output);
-        let (i, o) = (input.add(half), output.add(half));
+        xor_full_batch(&feed_forward(state, rows, x), input, output);
+        let (ks, i, o) = (
+            feed_forward(state, next, y),
+            input.add(half),
+            output.add(half),
+        );
         if len == 2 * half {
-            xor_full_batch(&V::transpose(y), i, o);
+            xor_full_batch(&ks, i, o);
         } else {
-            xor_vectors(&V::transpose(y), i, o, len - half, before + half);
+            xor_vectors(&ks, i, o, len - half, before + half);
         }
     }
 }
@@ -269,6 +267,20 @@ unsafe fn keystream_vectors_at<V: Lanes, const FRESH: bool>(
     unsafe {
         let mut x = initial::<V, FRESH>(state, rows);
         rounds_interleaved(&mut x, state.double_rounds, extras);
+        feed_forward(state, rows, x)
+    }
+}
+
+/// The keystream of a batch whose rounds left `x`: the initial state (counter rows
+/// `rows`, read plainly, see [`initial`]) added back, then transposed into message
+/// order.
+///
+/// # Safety
+/// The CPU has the features `V` requires.
+#[inline(always)]
+unsafe fn feed_forward<V: Lanes>(state: &State, rows: CounterRows<V>, mut x: [V; 16]) -> [V; 16] {
+    // SAFETY: the CPU has V's features.
+    unsafe {
         let init = initial::<V, false>(state, rows);
         for i in 0..16 {
             x[i] = x[i].add(init[i]);
