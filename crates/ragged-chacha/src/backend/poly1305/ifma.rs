@@ -172,7 +172,7 @@ pub(super) type Mult = [__m512i; 5];
 
 /// The multiplier form of `b` (limbs below `2^52 / 20`, as every carried power is).
 #[inline(always)]
-unsafe fn mult([b0, b1, b2]: Limbs) -> Mult {
+pub(super) unsafe fn mult([b0, b1, b2]: Limbs) -> Mult {
     // SAFETY: AVX-512F, per the caller.
     unsafe { [b0, b1, b2, times20(b1), times20(b2)] }
 }

@@ -6,7 +6,7 @@
 
 use core::arch::x86_64::*;
 
-use super::ifma::{Limbs, MASK42, MASK44, Mult, add, carry, join44, limbs, mul, split44};
+use super::ifma::{Limbs, MASK42, MASK44, Mult, add, carry, join44, limbs, mul, mult, split44};
 use super::lanes::{MacJob, MacLanes};
 use super::portable::CLAMP;
 
@@ -218,11 +218,21 @@ unsafe fn finish(h: Limbs, key: &[*const u8; 8]) -> (__m512i, __m512i) {
 /// (`S = 2`) step side by side: each step is a chain of dependent multiplies, and the
 /// other set's fills its waits.
 ///
+/// One set (`S = 1`) runs each lane's message as two chains side by side instead
+/// (`CHAINS = 2`): the blocks at even and odd places of its MAC input, each multiplied
+/// by `r²` (a carried power, as the single-message backend's), so that a step waits on
+/// the one two blocks back. With the input read as `n` blocks after `z` zero blocks
+/// (`n + z` even; the zeros change nothing), the first chain ends `r²`-multiplied, the
+/// second's last block (the lengths) is multiplied by `r` alone, and their sum is the
+/// accumulator one chain in `r` gives, `Σ mᵢ·r^(n−i+1)`. Two sets do not split their
+/// chains: their steps already keep the multipliers busy (measured in the commit that
+/// split them; figures in `docs/tuning.md`).
+///
 /// # Safety
-/// AVX-512F, IFMA, AVX-512BW and VL, AVX2; `1 <= count <= 8·S`, `S <= 2`, `set[..]`
-/// indices into `jobs` of one shape.
+/// AVX-512F, IFMA, AVX-512BW and VL, AVX2; `1 <= count <= 8·S`, `S <= 2`,
+/// `1 <= CHAINS <= 2`, `set[..]` indices into `jobs` of one shape.
 #[inline(always)]
-unsafe fn set_tags<const S: usize>(
+unsafe fn set_tags<const S: usize, const CHAINS: usize>(
     jobs: &[MacJob<'_>],
     set: &[usize; 16],
     count: usize,
@@ -240,36 +250,81 @@ unsafe fn set_tags<const S: usize>(
             (job.key.as_ptr(), job.aad.as_ptr(), job.ciphertext.as_ptr());
     }
     let tail_mask = |len: usize| ((1u32 << (len % 16)) - 1) as __mmask16;
+    let blocks = super::lanes::blocks(&jobs[set[0]]);
     // SAFETY: the caller's features; every load reads within its lane's key (64
     // bytes), AAD or ciphertext (whole blocks below the length, the tail masked);
     // every store writes one 16-byte tag of `tags`.
     unsafe {
         let zero = _mm512_setzero_si512();
+        // Each set's `r`, and what every step but the last multiplies by: `r^CHAINS`.
         let mut r = [[zero; 5]; S];
+        let mut r_step = [[zero; 5]; S];
         for k in 0..S {
             r[k] = multipliers(&key[k]);
+            r_step[k] = r[k];
+            if CHAINS == 2 {
+                let [b0, b1, b2, _, _] = r[k];
+                r_step[k] = mult(carry(mul(&[b0, b1, b2], &r[k])));
+            }
         }
-        let mut h = [[zero; 3]; S];
+        let mut h = [[[zero; 3]; CHAINS]; S];
+        // The chain that takes the next block: the first real one follows the zeros.
+        let mut next = (CHAINS - blocks % CHAINS) % CHAINS;
+        // Block `m` of set `k` into chain `next`, indexed by constants (an index
+        // known only at run time would keep the accumulators in memory).
+        macro_rules! step_next {
+            ($k:expr, $m:expr) => {
+                if next == 0 {
+                    h[$k][0] = step(h[$k][0], $m, &r_step[$k]);
+                } else {
+                    h[$k][CHAINS - 1] = step(h[$k][CHAINS - 1], $m, &r_step[$k]);
+                }
+            };
+        }
         for (data, len) in [(&aad, aad_len), (&ct, ct_len)] {
             let whole = len / 16;
-            for i in 0..whole {
+            let mut i = 0;
+            // One block at a time up to the first chain, then a block for every chain
+            // a round, then what is left one at a time.
+            while next != 0 && i < whole {
                 for k in 0..S {
-                    h[k] = step(h[k], load8(&data[k], 16 * i), &r[k]);
+                    step_next!(k, load8(&data[k], 16 * i));
                 }
+                (i, next) = (i + 1, (next + 1) % CHAINS);
+            }
+            while i + CHAINS <= whole {
+                for k in 0..S {
+                    for (c, chain) in h[k].iter_mut().enumerate() {
+                        *chain = step(*chain, load8(&data[k], 16 * (i + c)), &r_step[k]);
+                    }
+                }
+                i += CHAINS;
+            }
+            while i < whole {
+                for k in 0..S {
+                    step_next!(k, load8(&data[k], 16 * i));
+                }
+                (i, next) = (i + 1, (next + 1) % CHAINS);
             }
             if len % 16 != 0 {
                 for k in 0..S {
-                    let m = load8_masked(&data[k], 16 * whole, tail_mask(len));
-                    h[k] = step(h[k], m, &r[k]);
+                    step_next!(k, load8_masked(&data[k], 16 * whole, tail_mask(len)));
                 }
+                next = (next + 1) % CHAINS;
             }
         }
+        debug_assert_eq!(next, CHAINS - 1, "the lengths block ends the last chain");
         let lengths = (
             _mm512_set1_epi64(aad_len as i64),
             _mm512_set1_epi64(ct_len as i64),
         );
         for k in 0..S {
-            let (w0, w1) = finish(step(h[k], lengths, &r[k]), &key[k]);
+            h[k][CHAINS - 1] = step(h[k][CHAINS - 1], lengths, &r[k]);
+            let mut sum = h[k][0];
+            if CHAINS == 2 {
+                sum = carry(add(&h[k][0], &h[k][1]));
+            }
+            let (w0, w1) = finish(sum, &key[k]);
             // Each 128-bit lane of `even` is the tag (low word, high word: its
             // little-endian bytes) of lane 0, 2, 4 or 6; of `odd`, of lane 1, 3, 5 or 7.
             // Stored straight from the vectors: through a stack array read word by
@@ -351,9 +406,9 @@ unsafe fn chunk_tags(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
             // SAFETY: the caller's features; `set` holds `count` indices of one shape.
             unsafe {
                 if count > 8 {
-                    set_tags::<2>(jobs, &set, count, tags);
+                    set_tags::<2, 1>(jobs, &set, count, tags);
                 } else {
-                    set_tags::<1>(jobs, &set, count, tags);
+                    set_tags::<1, 2>(jobs, &set, count, tags);
                 }
             }
         } else {
