@@ -6,9 +6,11 @@
 
 use core::arch::x86_64::*;
 
+use super::Poly1305Backend;
 use super::ifma::{Limbs, MASK42, MASK44, Mult, add, carry, join44, limbs, mul, mult, split44};
 use super::lanes::{MacJob, MacLanes};
 use super::portable::CLAMP;
+use crate::backend::route::Core;
 
 /// Eight accumulators (carried) and their multipliers `r`, `20·r1`, `20·r2`.
 pub(super) struct IfmaLanes {
@@ -362,8 +364,33 @@ fn as_a_set(count: usize, blocks: usize) -> bool {
 }
 
 /// The average blocks a message from which the refilled lanes take the messages left
-/// out of sets ([`super::lanes::refilled_lanes_pay`]).
+/// out of sets ([`super::lanes::refilled_lanes_pay`]), where [`rest_one_by_one`] does
+/// not hold.
 const LONG: usize = 24;
+
+/// Whether the messages left out of sets take the single-message MAC one at a time
+/// (its IFMA code with powers of `r` for runs long enough, the portable code for the
+/// rest) instead of the refilled lanes: on Zen 5, where each lane's chain of dependent
+/// steps left the refilled lanes slower than that at every length measured, short or
+/// long, and than the portable code for short ones (figures in `docs/tuning.md`).
+/// Elsewhere the refilled lanes from [`LONG`] blocks, as measured on Zen 4 against the
+/// portable code.
+#[inline(always)]
+fn rest_one_by_one() -> bool {
+    Core::this() == Core::Zen5
+}
+
+/// The refilled lanes alone over `jobs`, for the tests on the cores whose bursts do
+/// not take them ([`rest_one_by_one`]).
+///
+/// # Safety
+/// As for [`tags`].
+#[cfg(test)]
+#[target_feature(enable = "avx512f,avx512ifma,avx512bw,avx512vl,avx2")]
+pub(super) unsafe fn refilled_tags(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
+    // SAFETY: the features `IfmaLanes` needs, enabled here (the caller's contract).
+    unsafe { super::lanes::tags::<IfmaLanes>(jobs, tags) };
+}
 
 /// Messages [`tags`] forms sets from at a time: as many as an AEAD burst's group, so
 /// that a mixed burst's shapes are not split between two calls into smaller sets (and
@@ -426,7 +453,9 @@ unsafe fn chunk_tags(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
     // has `T`'s layout.
     let rest = unsafe { &*(&raw const rest[..left] as *const [MacJob<'_>]) };
     let mut out = [[0u8; 16]; CHUNK];
-    if super::lanes::refilled_lanes_pay(rest, LONG) {
+    if rest_one_by_one() {
+        super::lanes::tags_one_by_one(Poly1305Backend::Avx512Ifma, rest, &mut out[..left]);
+    } else if super::lanes::refilled_lanes_pay(rest, LONG) {
         // SAFETY: the features `IfmaLanes` needs, the caller's.
         unsafe { super::lanes::tags::<IfmaLanes>(rest, &mut out[..left]) };
     } else {

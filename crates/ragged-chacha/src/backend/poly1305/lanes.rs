@@ -34,6 +34,7 @@
 // every burst MAC is `tags_portable`'s.
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
+use super::Poly1305Backend;
 use super::portable::{MacState, tail_words};
 use crate::wipe::wipe;
 
@@ -254,13 +255,24 @@ pub(crate) unsafe fn tags<L: MacLanes>(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]
 /// The same one job at a time on the portable code: the AEAD MAC as
 /// [`crate::poly1305::AeadMac`] computes it.
 pub(crate) fn tags_portable(jobs: &[MacJob<'_>], tags: &mut [[u8; 16]]) {
+    tags_one_by_one(Poly1305Backend::Portable, jobs, tags);
+}
+
+/// The same one job at a time, each run of whole blocks absorbed as the single-message
+/// MAC absorbs it on `backend` ([`Poly1305Backend::blocks`]: a long run on its vector
+/// code with powers of `r`, a short one on the portable code).
+pub(crate) fn tags_one_by_one(
+    backend: Poly1305Backend,
+    jobs: &[MacJob<'_>],
+    tags: &mut [[u8; 16]],
+) {
     assert_eq!(jobs.len(), tags.len(), "a tag for every job");
     for (job, out) in jobs.iter().zip(tags) {
         let (r, _) = job.key.split_first_chunk::<16>().expect("64 bytes");
         let mut state = MacState::new(r);
         for data in [job.aad, job.ciphertext] {
             let whole = data.len() & !15;
-            state.blocks(&data[..whole], 1);
+            backend.blocks(&mut state, &data[..whole]);
             if whole != data.len() {
                 state.block_words(tail_words(&data[whole..]), 1);
             }
@@ -336,6 +348,20 @@ mod tests {
             let mut got = vec![[0u8; 16]; jobs.len()];
             backend.aead_tags(jobs, &mut got);
             assert_eq!(got, want, "{} {what}", backend.name());
+        }
+        // IFMA's refilled lanes for every job, whichever way this core's bursts go.
+        #[cfg(target_arch = "x86_64")]
+        if Poly1305Backend::Avx512Ifma.is_available() {
+            let mut got = vec![[0u8; 16]; jobs.len()];
+            // SAFETY: the CPU has IFMA's features (checked just above).
+            unsafe { super::super::ifma_lanes::refilled_tags(jobs, &mut got) };
+            assert_eq!(got, want, "IFMA refilled lanes {what}");
+        }
+        // The one-at-a-time form on every backend.
+        for backend in Poly1305Backend::available() {
+            let mut got = vec![[0u8; 16]; jobs.len()];
+            tags_one_by_one(backend, jobs, &mut got);
+            assert_eq!(got, want, "{} one by one {what}", backend.name());
         }
     }
 
