@@ -1019,7 +1019,8 @@ fn seal_items_split<V: AeadVariant>(
         let in_lanes_of = |len| limit.is_some_and(|limit| in_lanes(limit, len));
         let lanes = limit.map(|limit| (limit, lane_items(group, limit)));
         let beyond = group.len() - lanes.map_or(0, |(_, lane_items)| lane_items.count);
-        let alone = alone_plan.is_some_and(|plan| beyond >= plan.fewest);
+        let alone = alone_plan
+            .is_some_and(|plan| beyond >= plan.fewest && alike_beyond(group, limit, plan.fewest));
         if limit.is_none() && !alone {
             for item in group.iter_mut() {
                 let state = item_state(&*item, key);
@@ -1158,6 +1159,32 @@ fn keystream_alone(mac_route: MacRoute, open: bool) -> Option<Alone> {
             lanes_most: 17,
         }
     })
+}
+
+/// Whether at least `fewest` of `group`'s items beyond its lane limit (`None`: every
+/// item) share the first such item's shape, its AAD and message lengths: the
+/// keystream-alone plan ([`Alone`]) gains where the MAC's lanes take such items in sets
+/// of one shape. Items of differing lengths take the MAC one at a time there, as the
+/// single path does beside its keystream, and the plan's own bookkeeping then costs
+/// more than it saves (measured in the commit that added this; figures in
+/// `docs/tuning.md`).
+fn alike_beyond<V: AeadVariant>(
+    group: &[impl AeadItem<V>],
+    limit: Option<usize>,
+    fewest: usize,
+) -> bool {
+    let shape = |item: &&_| {
+        let (_, aad, message, _) = AeadItem::<V>::view(*item);
+        (aad.len(), message.len())
+    };
+    let mut beyond = group
+        .iter()
+        .filter(|item| !limit.is_some_and(|limit| in_lanes(limit, item.len())));
+    let Some(first) = beyond.next() else {
+        return false;
+    };
+    let first = shape(&first);
+    1 + beyond.filter(|item| shape(item) == first).count() >= fewest
 }
 
 /// A MAC that only keeps the one-time key: the single path's seal with it is the
@@ -1798,7 +1825,7 @@ fn open_group<V: AeadVariant>(
     let limit = aead_limit(route, group, true, alone);
     let lanes = limit.map(|limit| (limit, lane_items(group, limit)));
     let beyond = group.len() - lanes.map_or(0, |(_, lane_items)| lane_items.count);
-    if alone.is_some_and(|plan| beyond >= plan.fewest) {
+    if alone.is_some_and(|plan| beyond >= plan.fewest && alike_beyond(group, limit, plan.fewest)) {
         // No limit: the empty items alone (nothing in their messages).
         let (limit, lane_group) = lanes.unwrap_or_else(|| (0, lane_items(group, 0)));
         let passes = OpenPasses {
@@ -2151,6 +2178,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The keystream-alone plan's shape test: enough items past the lane limit alike
+    /// (AAD and message lengths) with the first of them; lane items and other shapes
+    /// not counted.
+    #[test]
+    fn alike_beyond_counts_the_first_shape_past_the_limit() {
+        let mut bufs: Vec<Vec<u8>> = [64, 1420, 1420, 1500, 1420, 1420]
+            .iter()
+            .map(|&n| std::vec![0u8; n])
+            .collect();
+        let aads: [&[u8]; 6] = [b"", b"", b"", b"", b"h", b""];
+        let items: Vec<SealItem<'_, Ietf<20>>> = bufs
+            .iter_mut()
+            .zip(aads)
+            .map(|(buf, aad)| SealItem::new([0; 12], aad, buf))
+            .collect();
+        // Past a limit of one block: three 1420-byte items with empty AAD.
+        assert!(alike_beyond(&items, Some(1), 3));
+        assert!(!alike_beyond(&items, Some(1), 4));
+        // No limit: the 64-byte item first, alone of its shape.
+        assert!(alike_beyond(&items, None, 1));
+        assert!(!alike_beyond(&items, None, 2));
+        // Every item within the limit: none past it.
+        assert!(!alike_beyond(&items, Some(24), 1));
     }
 
     /// RustCrypto's seal of `buf` in place under `key` and `nonce`: its tag.
