@@ -1,8 +1,8 @@
 //! Poly1305 across messages on AVX-512 IFMA: eight messages, one per 64-bit lane, with
 //! the 44/44/42-bit limbs and 52-bit multiplies of [`super::ifma`] (its `mul`, `carry`
-//! and the bounds stated there: a lane's multiplier is its own `r`, below the powers of
-//! `r` that backend multiplies by, and its accumulator is carried after every step
-//! exactly as there).
+//! and the bounds stated there: a lane's multiplier is its own `r`, or `r²` carried (a
+//! lone set's two chains, [`set_tags`]), among the powers of `r` that backend
+//! multiplies by, and its accumulator is carried after every step exactly as there).
 
 use core::arch::x86_64::*;
 
