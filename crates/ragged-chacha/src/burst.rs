@@ -1019,8 +1019,7 @@ fn seal_items_split<V: AeadVariant>(
         let in_lanes_of = |len| limit.is_some_and(|limit| in_lanes(limit, len));
         let lanes = limit.map(|limit| (limit, lane_items(group, limit)));
         let beyond = group.len() - lanes.map_or(0, |(_, lane_items)| lane_items.count);
-        let alone = alone_plan
-            .is_some_and(|plan| beyond >= plan.fewest && alike_beyond(group, limit, plan.fewest));
+        let alone = alone_pays(alone_plan, group, limit, beyond);
         if limit.is_none() && !alone {
             for item in group.iter_mut() {
                 let state = item_state(&*item, key);
@@ -1161,13 +1160,26 @@ fn keystream_alone(mac_route: MacRoute, open: bool) -> Option<Alone> {
     })
 }
 
+/// Whether a group takes the keystream-alone plan `plan`: its `beyond` items past the
+/// lane limit (`limit`; `None`: every item) are at least the plan's `fewest`, and as
+/// many of them are alike ([`alike_beyond`]). The count first: it is known, and the
+/// shapes are read only where it holds.
+#[inline(always)]
+fn alone_pays<V: AeadVariant>(
+    plan: Option<Alone>,
+    group: &[impl AeadItem<V>],
+    limit: Option<usize>,
+    beyond: usize,
+) -> bool {
+    plan.is_some_and(|plan| beyond >= plan.fewest && alike_beyond(group, limit, plan.fewest))
+}
+
 /// Whether at least `fewest` of `group`'s items beyond its lane limit (`None`: every
 /// item) share the first such item's shape, its AAD and message lengths: the
 /// keystream-alone plan ([`Alone`]) gains where the MAC's lanes take such items in sets
 /// of one shape. Items of differing lengths take the MAC one at a time there, as the
-/// single path does beside its keystream, and the plan's own bookkeeping then costs
-/// more than it saves (measured in the commit that added this; figures in
-/// `docs/tuning.md`).
+/// single path does beside its keystream, so the plan's own bookkeeping is all it adds
+/// (docs/tuning.md, "Bursts").
 fn alike_beyond<V: AeadVariant>(
     group: &[impl AeadItem<V>],
     limit: Option<usize>,
@@ -1825,7 +1837,7 @@ fn open_group<V: AeadVariant>(
     let limit = aead_limit(route, group, true, alone);
     let lanes = limit.map(|limit| (limit, lane_items(group, limit)));
     let beyond = group.len() - lanes.map_or(0, |(_, lane_items)| lane_items.count);
-    if alone.is_some_and(|plan| beyond >= plan.fewest && alike_beyond(group, limit, plan.fewest)) {
+    if alone_pays(alone, group, limit, beyond) {
         // No limit: the empty items alone (nothing in their messages).
         let (limit, lane_group) = lanes.unwrap_or_else(|| (0, lane_items(group, 0)));
         let passes = OpenPasses {

@@ -227,8 +227,8 @@ unsafe fn finish(h: Limbs, key: &[*const u8; 8]) -> (__m512i, __m512i) {
 /// (`n + z` even; the zeros change nothing), the first chain ends `r²`-multiplied, the
 /// second's last block (the lengths) is multiplied by `r` alone, and their sum is the
 /// accumulator one chain in `r` gives, `Σ mᵢ·r^(n−i+1)`. Two sets do not split their
-/// chains: their steps already keep the multipliers busy (measured in the commit that
-/// split them; figures in `docs/tuning.md`).
+/// chains: the other set's steps already fill each step's wait (docs/tuning.md,
+/// "Bursts").
 ///
 /// # Safety
 /// AVX-512F, IFMA, AVX-512BW and VL, AVX2; `1 <= count <= 8·S`, `S <= 2`,
@@ -370,11 +370,10 @@ const LONG: usize = 24;
 
 /// Whether the messages left out of sets take the single-message MAC one at a time
 /// (its IFMA code with powers of `r` for runs long enough, the portable code for the
-/// rest) instead of the refilled lanes: on Zen 5, where each lane's chain of dependent
-/// steps left the refilled lanes slower than that at every length measured, short or
-/// long, and than the portable code for short ones (figures in `docs/tuning.md`).
-/// Elsewhere the refilled lanes from [`LONG`] blocks, as measured on Zen 4 against the
-/// portable code.
+/// rest) instead of the refilled lanes: on Zen 5, where a refilled lane waits on each
+/// of its message's dependent steps and the single-message code's powers of `r` do not
+/// (the comparison in docs/tuning.md, "Bursts"). Elsewhere the refilled lanes from
+/// [`LONG`] blocks, the rule chosen there against the portable code.
 #[inline(always)]
 fn rest_one_by_one() -> bool {
     Core::this() == Core::Zen5
