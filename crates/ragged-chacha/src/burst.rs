@@ -620,11 +620,11 @@ fn pairs(backend: Backend, lanes: usize, longest: usize) -> bool {
 const OPEN_HALVES_FROM: usize = 16;
 
 /// The fewest message blocks an opening group's longest item needs to run on paired
-/// sets ([`pairs`]), in two passes (the key blocks and tags, then the messages two
-/// blocks a batch): from here the paired batches save more than the passes cost; with
-/// fewer, the waves of one set (key block and message in one job) are faster (both
-/// measured in the commit that set it; figures in `docs/tuning.md`).
-const OPEN_PAIRED_FROM: usize = 6;
+/// sets ([`pairs`]): the waves of [`OpenJobs`] paired, each key block's batch
+/// computing the message's first block beside it (kept aside until the tag is
+/// checked). With two, the waves of one set were as fast or faster (measured in the
+/// commit that paired the waves; figures in `docs/tuning.md`).
+const OPEN_PAIRED_FROM: usize = 3;
 
 /// Whether an item of `len` bytes goes through the lanes under `limit`.
 #[inline(always)]
@@ -775,6 +775,16 @@ impl<J: Jobs> Jobs for PairedSets<'_, J> {
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
         self.0.next(words)
+    }
+
+    #[inline(always)]
+    fn release(&mut self) {
+        self.0.release();
+    }
+
+    #[inline(always)]
+    fn keep(&mut self, key: *mut u8) -> bool {
+        self.0.keep(key)
     }
 
     fn two_sets(&self, lanes: usize) -> bool {
@@ -1442,7 +1452,8 @@ impl<V: AeadVariant, I: AeadItem<V>> Jobs for MessageJobs<'_, '_, V, I> {
 }
 /// The jobs of an opening group in one kernel call: each item through the lanes as one
 /// job, its key block and then, held until its tag is checked, its message from block
-/// 1 in the same lane (the lane's state goes on from the key block: no second refill).
+/// 1 in the same lane (the lane's state goes on from the key block: no second refill;
+/// on paired sets, block 1 is computed beside the key block and kept aside).
 /// The kernel releases the held items a wave at a time, once every busy lane waits:
 /// here the wave's tags are computed together on the MAC's lanes and compared, and
 /// the items that failed are zeroed and dropped.
@@ -1625,8 +1636,6 @@ struct OpenPasses {
     keys_paired: bool,
     /// The message pass takes each message as two jobs ([`MessageJobs::halves`]).
     halves: bool,
-    /// The message pass on paired sets.
-    paired: bool,
     /// The group's lane items under the passes' limit, as [`lane_items`] counts them
     /// (the message pass's order, [`LaneOrder`]).
     lane_items: LaneItems,
@@ -1712,7 +1721,7 @@ fn open_in_passes<V: AeadVariant, const ALONE: bool>(
         // SAFETY: the backend is available; each job is in place over its own item's
         // buffer, all disjoint; the length check keeps every message within blocks
         // 1..2^32.
-        unsafe { run_jobs_or_paired(backend, &mut jobs, passes.paired, V::ROUNDS / 2) };
+        unsafe { run_jobs(backend, &mut jobs, V::ROUNDS / 2) };
     }
     if keep_states {
         // SAFETY: the key pass wrote the states of the items within `mac_limit`.
@@ -1844,7 +1853,6 @@ fn open_group<V: AeadVariant>(
             first_blocks: false,
             keys_paired: false,
             halves: false,
-            paired: false,
             lane_items: lane_group,
         };
         return open_in_passes::<V, true>(route, mac_route, key, group, verdicts, limit, passes);
@@ -1875,11 +1883,12 @@ fn open_group<V: AeadVariant>(
         OPEN_HALVES_FROM
     };
     let halves = in_halves(backend, aead_costs(true, width), lane_group, from);
-    // Paired from `OPEN_PAIRED_FROM` message blocks (waves beat them below).
+    // Waves on paired sets from `OPEN_PAIRED_FROM` message blocks (waves of one set
+    // beat them below).
     let paired = pairs(backend, lane_group.count, lane_group.longest)
         && lane_group.longest >= OPEN_PAIRED_FROM;
     let halves = halves && !paired && !short;
-    if !short && !halves && !paired && waves_fit(group, limit, lane_width(backend)) {
+    if !short && !halves && (paired || waves_fit(group, limit, lane_width(backend))) {
         // Not initialised: the kernel writes the key block of every lane item, and
         // only those are read (and wiped).
         let mut keys = core::mem::MaybeUninit::<Rows>::uninit();
@@ -1897,7 +1906,7 @@ fn open_group<V: AeadVariant>(
         // SAFETY: the backend is available; each job is in place over its own
         // item's buffer and key block, all disjoint; the length check keeps every
         // message within blocks 1..2^32.
-        unsafe { run_jobs(route.backend(), &mut jobs, V::ROUNDS / 2) };
+        unsafe { run_jobs_or_paired(route.backend(), &mut jobs, paired, V::ROUNDS / 2) };
         for (item, verdict) in group.iter_mut().zip(verdicts.iter_mut()) {
             if !in_lanes(limit, item.len()) {
                 *verdict = open_single(route, mac_route, key, item);
@@ -1915,7 +1924,6 @@ fn open_group<V: AeadVariant>(
         // Two blocks each.
         keys_paired: short && pairs(backend, lane_group.count, 2),
         halves,
-        paired,
         lane_items: lane_group,
     };
     open_in_passes::<V, false>(route, mac_route, key, group, verdicts, limit, passes)
@@ -2227,12 +2235,13 @@ mod tests {
     }
 
     /// How [`open_test_burst`] opens: through `open_checked_items` with a
-    /// keystream-alone plan, or one-block items in one pass (`open_in_passes` with
-    /// `first_blocks`).
+    /// keystream-alone plan, one-block items in one pass (`open_in_passes` with
+    /// `first_blocks`), or every item through [`OpenJobs`]' waves on paired sets.
     #[derive(Clone, Copy)]
     enum TestOpening {
         Alone(Alone),
         OnePass,
+        PairedWaves,
     }
 
     /// Opens `items` (their keys in them, or else `key`) the way `how` says.
@@ -2253,10 +2262,33 @@ mod tests {
                     first_blocks: true,
                     keys_paired: false,
                     halves: false,
-                    paired: false,
                     lane_items: lane_items(items, 1),
                 };
                 open_in_passes::<_, false>(route, mac_route, key, items, verdicts, 1, passes)
+            }
+            TestOpening::PairedWaves => {
+                let mut keys = core::mem::MaybeUninit::<Rows>::uninit();
+                let mut jobs = OpenJobs {
+                    items: &mut *items,
+                    verdicts: &mut *verdicts,
+                    key,
+                    limit: usize::MAX,
+                    mac_route,
+                    keys: keys.as_mut_ptr().cast::<[u8; 64]>(),
+                    next: 0,
+                    checked: 0,
+                    variant: core::marker::PhantomData,
+                };
+                // SAFETY: the backend is available; each job is in place over its own
+                // item's buffer and key block, all disjoint; the callers' items keep
+                // their messages within blocks 1..2^32.
+                unsafe { run_jobs_or_paired(route.backend(), &mut jobs, true, 10) };
+                let failed = verdicts.iter().any(Result::is_err);
+                if failed {
+                    Err(Error::AuthenticationFailed)
+                } else {
+                    Ok(())
+                }
             }
         }
     }
@@ -2439,6 +2471,77 @@ mod tests {
                         route,
                         mac_route,
                         TestOpening::OnePass,
+                        &key,
+                        keys,
+                        nonce,
+                        &aads,
+                        &mut bufs,
+                        &tags,
+                    );
+                    let case = std::format!("{backend:?}/{mac_backend:?} {count} items");
+                    assert_eq!(all.is_err(), !forged.is_empty(), "{case}");
+                    let refused = |i: &usize| forged.contains(i);
+                    assert_verdicts(&bufs, &verdicts, refused, message, &case);
+                }
+            }
+        }
+    }
+
+    /// Openings in waves on paired sets (on Zen 5, groups that fit one set of lanes,
+    /// each item's block 1 computed beside its key block and kept aside until its tag
+    /// is checked) give what RustCrypto gives on every 16-lane backend and every MAC
+    /// backend this CPU has, whatever the core: lengths of every block-edge class
+    /// (empty, within block 1, ending on it, one byte past it, up to 64 blocks),
+    /// forged items refused and zeroed (among them some whose whole message was kept
+    /// aside), a wave over fewer items than lanes, more items than lanes (lanes
+    /// refilled while others wait), one key or per-item keys.
+    #[test]
+    fn paired_waves_open_like_rustcrypto() {
+        const LENS: [usize; 16] = [
+            576, 0, 1, 63, 64, 65, 127, 128, 129, 320, 1000, 4096, 192, 2, 1420, 448,
+        ];
+        let key = [0x3du8; 32];
+        let item_key = |i: usize| [i as u8 ^ 0x66; 32];
+        let nonce = |i: usize| [i as u8 ^ 0x21; 12];
+        let aad = |i: usize| -> Vec<u8> { (0..(i * 3) % 19).map(|j| j as u8).collect() };
+        let message = |i: usize| -> Vec<u8> {
+            (0..LENS[i % LENS.len()])
+                .map(|j| (j * 5 + i) as u8)
+                .collect()
+        };
+        for backend in Backend::available().filter(|b| b.lane_width() == 16) {
+            for mac_backend in Poly1305Backend::available() {
+                let (route, mac_route) = (Route::pinned(backend), MacRoute::pinned(mac_backend));
+                for (count, keyed, forged) in [
+                    (16, false, &[][..]),
+                    (16, true, &[0, 2, 3, 11, 15][..]),
+                    (9, false, &[4, 5][..]),
+                    (1, true, &[][..]),
+                    (3, false, &[1][..]),
+                    // More than the lanes: refills, waves waiting on longer messages.
+                    (24, false, &[3, 17][..]),
+                    (40, true, &[0, 20, 21, 39][..]),
+                ] {
+                    let aads: Vec<Vec<u8>> = (0..count).map(aad).collect();
+                    let keys: Vec<[u8; 32]> = (0..count).map(item_key).collect();
+                    let key_of = |i: usize| if keyed { keys[i] } else { key };
+                    let mut bufs: Vec<Vec<u8>> = (0..count).map(message).collect();
+                    let tags: Vec<[u8; 16]> = bufs
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(i, buf)| {
+                            let mut tag = rustcrypto_seal(&key_of(i), nonce(i), &aads[i], buf);
+                            if forged.contains(&i) {
+                                tag[(i + 3) % 16] ^= 0x40;
+                            }
+                            tag
+                        })
+                        .collect();
+                    let keys = keyed.then_some(&keys[..]);
+                    let (verdicts, all) = open_test_burst(
+                        route,
+                        mac_route,
+                        TestOpening::PairedWaves,
                         &key,
                         keys,
                         nonce,

@@ -24,7 +24,9 @@
 //! Two sets of 16 lanes (Zen 5) either take jobs of their own, or run paired
 //! ([`Jobs::PAIRED`]): the second set's lane `l` computes the block after the first
 //! set's lane `l`, from the same rows with the counter row plus one, both counter rows
-//! moving on two blocks a batch, and each lane writes its two blocks in order.
+//! moving on two blocks a batch, and each lane writes its two blocks in order. A
+//! paired source that holds computes a job's first message block beside its key
+//! block, and keeps it aside (not written) until the release.
 //!
 //! A lane refilled from the next job as soon as its own ends keeps every lane busy
 //! through a burst of mixed lengths; only the burst's last blocks run with lanes idle.
@@ -98,8 +100,10 @@ pub(crate) trait Jobs {
     /// With [`Jobs::SETS`] of 2: whether each job runs in the same lane of both sets,
     /// the second set one block ahead of the first (two blocks of each job a batch),
     /// rather than the sets taking jobs of their own. Jobs that fit one set then run
-    /// in half its batches, with no second refill a job. A constant, like `SETS`;
-    /// never with [`Jobs::HOLDS`]. Paired jobs keep their blocks within the high half
+    /// in half its batches, with no second refill a job. A constant, like `SETS`.
+    /// With [`Jobs::HOLDS`], the block after a key block is kept aside while the job
+    /// waits, and written (XORed into the message) only if the job is kept. Paired
+    /// jobs keep their blocks within the high half
     /// of their first counter (as every RFC 8439 job does): the second set's counter
     /// row is the first's plus one, with no carry.
     const PAIRED: bool = false;
@@ -183,6 +187,11 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
     // (null where none). Such a lane is busy, but its keystream is neither written
     // nor moved on. (Without, never read: compiled out.)
     let mut held = [[core::ptr::null_mut::<u8>(); 16]; S];
+    // With `J::HOLDS` and paired sets: each waiting lane's block after its key block
+    // (the second set's, laid out as a batch's keystream), written at the release if
+    // its job is kept.
+    // SAFETY: the CPU has V's features.
+    let mut held_blocks = unsafe { [V::splat(0); 16] };
     // Whether the source may still have jobs.
     let mut more = true;
     // Whether a set's `rows` must be rebuilt from its `blocks`: a lane took a new job,
@@ -195,7 +204,6 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
     // runs each of them one block ahead, and both counter rows move on two blocks a
     // batch.
     let paired = S == 2 && J::PAIRED;
-    const { assert!(!(J::PAIRED && J::HOLDS)) };
     // SAFETY: the CPU has V's features.
     let step = unsafe { V::splat(if paired { 2 } else { 1 }) };
     let taking = if paired { 1 } else { S };
@@ -235,27 +243,41 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
                 waiting += usize::from(waits);
             }
         }
+        // The lanes that take jobs: with paired sets, the second set's follow the
+        // first's.
+        let taking_busy: usize = busy[..taking].iter().sum();
         if paired {
             busy[S - 1] = busy[0];
         }
-        let all: usize = busy.iter().sum();
-        if all == 0 {
+        if taking_busy == 0 {
             break;
         }
-        if J::HOLDS && waiting == all {
+        if J::HOLDS && waiting == taking_busy {
             jobs.release();
             for (lanes, held) in lanes.iter_mut().zip(held.iter_mut()) {
-                for (lane, key) in lanes.iter_mut().zip(held.iter_mut()).take(V::BLOCKS) {
+                for (l, (lane, key)) in lanes
+                    .iter_mut()
+                    .zip(held.iter_mut())
+                    .enumerate()
+                    .take(V::BLOCKS)
+                {
                     if !key.is_null() {
                         if !jobs.keep(*key) {
                             lane.left = 0;
+                        } else if paired {
+                            // SAFETY: the CPU has V's features; the lane's job is as
+                            // it was when its first message block was kept aside
+                            // (nothing of it written since).
+                            rebuild[0] |= unsafe { write_lane::<V>(lane, &held_blocks, l) };
                         }
                         *key = core::ptr::null_mut();
                     }
                 }
             }
             // The dropped lanes take new jobs; the kept ones go on from their counter,
-            // which the counter row already has (no batch ran while they waited).
+            // which the counter row already has (no batch ran while they waited; with
+            // paired sets, the block kept aside is the one the second set computed,
+            // and the row moves on two blocks).
             more = true;
             continue;
         }
@@ -300,7 +322,8 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
             if paired {
                 let (mut x, mut y) = (rows[0], rows[1]);
                 rounds_side_by_side(&mut x, &mut y, double_rounds);
-                rebuild[0] |= finish_pair::<V>(x, y, &rows, &mut lanes[0]);
+                let (lanes, held) = (&mut lanes[0], &mut held[0]);
+                rebuild[0] |= finish_pair::<V, J>(x, y, &rows, lanes, held, &mut held_blocks);
             } else if S == 2 && busy[0] != 0 && busy[1] != 0 {
                 let (mut x, mut y) = (rows[0], rows[1]);
                 rounds_side_by_side(&mut x, &mut y, double_rounds);
@@ -322,11 +345,17 @@ unsafe fn xor_burst_sets<V: Lanes, J: Jobs, const S: usize>(jobs: &mut J, double
         }
     }
     // The key words of the last jobs (only the first `V::BLOCKS` rows of a set were
-    // written).
+    // written), and any keystream kept aside.
     // SAFETY: the CPU has V's features; each `blocks[s]` is an `Aligned`.
     unsafe {
         for set in blocks.iter_mut() {
             zero_rows::<V>(set, V::BLOCKS);
+        }
+        if J::HOLDS && J::PAIRED {
+            let zero = V::splat(0);
+            for block in held_blocks.iter_mut() {
+                core::ptr::write_volatile(block, zero);
+            }
         }
     }
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
@@ -381,17 +410,22 @@ unsafe fn finish_batch<V: Lanes, J: Jobs>(
 
 /// A paired batch's end ([`Jobs::PAIRED`]): both sets' keystream, and each busy lane's
 /// two blocks written in order, the first set's then the second's (see
-/// [`write_lane`]). Returns whether a lane's counter wrapped.
+/// [`write_lane`]). With [`Jobs::HOLDS`], a lane whose first block is its key block
+/// keeps its second in `held_blocks` and waits (its key in `held`), and a waiting
+/// lane is passed over. Returns whether the rows need a rebuild: a lane's counter
+/// wrapped, or a lane waits (the counter row moves on without it).
 ///
 /// # Safety
 /// As for the batch in [`xor_burst_sets`]; `V::BLOCKS` is 16.
 #[cfg_attr(not(lane_simd), allow(dead_code))]
 #[inline(always)]
-unsafe fn finish_pair<V: Lanes>(
+unsafe fn finish_pair<V: Lanes, J: Jobs>(
     mut x: [V; 16],
     mut y: [V; 16],
     rows: &[[V; 16]],
     lanes: &mut [Lane; 16],
+    held: &mut [*mut u8; 16],
+    held_blocks: &mut [V; 16],
 ) -> bool {
     let mut rebuild = false;
     // SAFETY: the caller's.
@@ -402,12 +436,25 @@ unsafe fn finish_pair<V: Lanes>(
         }
         let (first, second) = (V::transpose(x), V::transpose(y));
         // Constant lane indices, as in `finish_batch`.
+        let per_block = 64 / V::BYTES;
         macro_rules! write_lanes {
             ($($l:literal),*) => {
                 $(
                     let lane = &mut lanes[$l];
-                    rebuild |= write_lane::<V>(lane, &first, $l);
-                    rebuild |= write_lane::<V>(lane, &second, $l);
+                    if J::HOLDS && !held[$l].is_null() {
+                        rebuild = true;
+                    } else {
+                        let key = lane.key;
+                        rebuild |= write_lane::<V>(lane, &first, $l);
+                        if J::HOLDS && !key.is_null() {
+                            held[$l] = key;
+                            for m in 0..per_block {
+                                held_blocks[$l * per_block + m] = second[$l * per_block + m];
+                            }
+                        } else {
+                            rebuild |= write_lane::<V>(lane, &second, $l);
+                        }
+                    }
                 )*
             };
         }
