@@ -103,9 +103,9 @@ pub(crate) trait Jobs {
     /// in half its batches, with no second refill a job. A constant, like `SETS`.
     /// With [`Jobs::HOLDS`], the block after a key block is kept aside while the job
     /// waits, and written (XORed into the message) only if the job is kept. Paired
-    /// jobs keep their blocks within the high half
-    /// of their first counter (as every RFC 8439 job does): the second set's counter
-    /// row is the first's plus one, with no carry.
+    /// jobs keep their blocks within the high half of their first counter (as every
+    /// RFC 8439 job does): the second set's counter row is the first's plus one, with
+    /// no carry.
     const PAIRED: bool = false;
 }
 
