@@ -736,41 +736,15 @@ impl LaneItems {
     }
 }
 
-/// A source's jobs on two sets of lanes ([`Jobs::SETS`]).
-struct TwoSets<'a, J>(&'a mut J);
+/// A source's jobs on two sets of lanes ([`Jobs::SETS`]): each set's lanes taking jobs
+/// of their own, or with `PAIRED` ([`Jobs::PAIRED`]) each job in the same lane of both
+/// sets, two of its blocks a batch.
+struct Sets<'a, J, const PAIRED: bool>(&'a mut J);
 
-impl<J: Jobs> Jobs for TwoSets<'_, J> {
+impl<J: Jobs, const P: bool> Jobs for Sets<'_, J, P> {
     const HOLDS: bool = J::HOLDS;
     const SETS: usize = 2;
-
-    #[inline(always)]
-    fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
-        self.0.next(words)
-    }
-
-    #[inline(always)]
-    fn release(&mut self) {
-        self.0.release();
-    }
-
-    #[inline(always)]
-    fn keep(&mut self, key: *mut u8) -> bool {
-        self.0.keep(key)
-    }
-
-    fn two_sets(&self, lanes: usize) -> bool {
-        self.0.two_sets(lanes)
-    }
-}
-
-/// The same jobs on two sets of lanes paired ([`Jobs::PAIRED`]): each job in the same
-/// lane of both sets, two of its blocks a batch.
-struct PairedSets<'a, J>(&'a mut J);
-
-impl<J: Jobs> Jobs for PairedSets<'_, J> {
-    const HOLDS: bool = J::HOLDS;
-    const SETS: usize = 2;
-    const PAIRED: bool = true;
+    const PAIRED: bool = P;
 
     #[inline(always)]
     fn next(&mut self, words: &mut [u32; 16]) -> Option<Job> {
@@ -807,7 +781,7 @@ unsafe fn run_jobs_or_paired<J: Jobs>(
     // SAFETY: the caller's.
     unsafe {
         if paired {
-            backend.xor_burst(&mut PairedSets(jobs), double_rounds);
+            backend.xor_burst(&mut Sets::<_, true>(jobs), double_rounds);
         } else {
             run_jobs(backend, jobs, double_rounds);
         }
@@ -825,7 +799,7 @@ unsafe fn run_jobs<J: Jobs>(backend: Backend, jobs: &mut J, double_rounds: u32) 
     // SAFETY: the caller's.
     unsafe {
         if lane_sets(width) == 2 && jobs.two_sets(width) {
-            backend.xor_burst(&mut TwoSets(jobs), double_rounds);
+            backend.xor_burst(&mut Sets::<_, false>(jobs), double_rounds);
         } else {
             backend.xor_burst(jobs, double_rounds);
         }
@@ -2331,6 +2305,114 @@ mod tests {
         (verdicts, all)
     }
 
+    /// The items of a test burst ([`check_opening`]): item `i` is `message(i)` (of
+    /// length `lens[i]`, the lengths cycled) under `nonce(i)` with `aad(i)`, sealed by
+    /// RustCrypto under `item_key(i)` or one `key`; every byte of them derived from
+    /// `seed`, so that each test's burst differs.
+    struct TestItems {
+        lens: &'static [usize],
+        seed: u8,
+    }
+
+    impl TestItems {
+        fn key(&self) -> [u8; 32] {
+            [self.seed; 32]
+        }
+
+        fn item_key(&self, i: usize) -> [u8; 32] {
+            [i as u8 ^ self.seed.rotate_left(1); 32]
+        }
+
+        fn nonce(&self, i: usize) -> [u8; 12] {
+            [i as u8 ^ self.seed.rotate_left(2); 12]
+        }
+
+        fn aad(&self, i: usize) -> Vec<u8> {
+            let len = (i * 7 + usize::from(self.seed)) % 19;
+            (0..len).map(|j| j as u8).collect()
+        }
+
+        fn message(&self, i: usize) -> Vec<u8> {
+            let len = self.lens[i % self.lens.len()];
+            (0..len)
+                .map(|j| (j * 13 + i + usize::from(self.seed)) as u8)
+                .collect()
+        }
+    }
+
+    /// What [`check_opening`] does to a burst of `count` items: each under its own key
+    /// (`keyed`) or one; the tags of the items in `forged` changed; the items in
+    /// `flipped` a ciphertext of zeros (its message the keystream) with one bit changed
+    /// (zeroed as refused, they are their authentic ciphertexts again: they must stay
+    /// refused).
+    #[derive(Clone, Copy)]
+    struct TestCase<'a> {
+        count: usize,
+        keyed: bool,
+        forged: &'a [usize],
+        flipped: &'a [usize],
+    }
+
+    /// Seals `case.count` of `items` with RustCrypto, forges those the case names,
+    /// opens them as one burst the way `how` says, and checks that exactly the forged
+    /// ones are refused and zeroed and every other opens to its message.
+    fn check_opening(
+        route: Route,
+        mac_route: MacRoute,
+        how: TestOpening,
+        items: &TestItems,
+        case: TestCase<'_>,
+    ) {
+        let TestCase {
+            count,
+            keyed,
+            forged,
+            flipped,
+        } = case;
+        let aads: Vec<Vec<u8>> = (0..count).map(|i| items.aad(i)).collect();
+        let keys: Vec<[u8; 32]> = (0..count).map(|i| items.item_key(i)).collect();
+        let key_of = |i: usize| if keyed { keys[i] } else { items.key() };
+        let nonce = |i: usize| items.nonce(i);
+        let mut bufs: Vec<Vec<u8>> = (0..count).map(|i| items.message(i)).collect();
+        let mut tags = Vec::new();
+        for (i, buf) in bufs.iter_mut().enumerate() {
+            if flipped.contains(&i) {
+                buf.fill(0);
+                rustcrypto_seal(&key_of(i), nonce(i), &[], buf);
+            }
+            let mut tag = rustcrypto_seal(&key_of(i), nonce(i), &aads[i], buf);
+            if forged.contains(&i) {
+                tag[i % 16] ^= 1;
+            }
+            tags.push(tag);
+            if flipped.contains(&i) {
+                assert!(buf.iter().all(|&b| b == 0));
+                let at = i % buf.len();
+                buf[at] ^= 0x80;
+            }
+        }
+        let keys = keyed.then_some(&keys[..]);
+        let (verdicts, all) = open_test_burst(
+            route,
+            mac_route,
+            how,
+            &items.key(),
+            keys,
+            nonce,
+            &aads,
+            &mut bufs,
+            &tags,
+        );
+        let case = std::format!(
+            "{:?}/{:?} {count} items",
+            route.backend(),
+            mac_route.backend()
+        );
+        let refused = |i: &usize| forged.contains(i) || flipped.contains(i);
+        assert_eq!(all.is_err(), (0..count).any(|i| refused(&i)), "{case}");
+        assert_verdicts(&bufs, &verdicts, refused, |i| items.message(i), &case);
+    }
+
     /// Each refused item failed and is zeroed; every other opened to `message(i)`.
     fn assert_verdicts(
         bufs: &[Vec<u8>],
@@ -2358,14 +2440,9 @@ mod tests {
     #[test]
     fn keystream_alone_opens_match_rustcrypto() {
         const LENS: [usize; 12] = [1420, 0, 64, 1500, 1152, 1, 4096, 63, 1088, 2000, 576, 1419];
-        let key = [0x24u8; 32];
-        let item_key = |i: usize| [i as u8 ^ 0x71; 32];
-        let nonce = |i: usize| [i as u8 ^ 3; 12];
-        let aad = |i: usize| -> Vec<u8> { (0..(i * 7) % 19).map(|j| j as u8).collect() };
-        let message = |i: usize| -> Vec<u8> {
-            (0..LENS[i % LENS.len()])
-                .map(|j| (j * 13 + i) as u8)
-                .collect()
+        let items = TestItems {
+            lens: &LENS,
+            seed: 0x24,
         };
         for backend in Backend::available() {
             for mac_backend in Poly1305Backend::available() {
@@ -2381,43 +2458,17 @@ mod tests {
                     (14, 1, false, &[][..], &[0, 5, 11][..]),
                     (16, 1, true, &[2][..], &[3, 7][..]),
                 ] {
-                    let aads: Vec<Vec<u8>> = (0..count).map(aad).collect();
-                    let keys: Vec<[u8; 32]> = (0..count).map(item_key).collect();
-                    let key_of = |i: usize| if keyed { keys[i] } else { key };
-                    let mut bufs: Vec<Vec<u8>> = (0..count).map(message).collect();
-                    let mut tags = Vec::new();
-                    for (i, buf) in bufs.iter_mut().enumerate() {
-                        if flipped.contains(&i) {
-                            buf.fill(0);
-                            rustcrypto_seal(&key_of(i), nonce(i), &[], buf);
-                        }
-                        let mut tag = rustcrypto_seal(&key_of(i), nonce(i), &aads[i], buf);
-                        if forged.contains(&i) {
-                            tag[i % 16] ^= 1;
-                        }
-                        tags.push(tag);
-                        if flipped.contains(&i) {
-                            assert!(buf.iter().all(|&b| b == 0));
-                            let at = i % buf.len();
-                            buf[at] ^= 0x80;
-                        }
-                    }
                     let plan = TestOpening::Alone(Alone {
                         fewest: alone_from,
                         lanes_most: 17,
                     });
-                    let keys = keyed.then_some(&keys[..]);
-                    let (verdicts, all) = open_test_burst(
-                        route, mac_route, plan, &key, keys, nonce, &aads, &mut bufs, &tags,
-                    );
-                    let case = std::format!("{backend:?}/{mac_backend:?}");
-                    assert_eq!(
-                        all.is_err(),
-                        !forged.is_empty() || !flipped.is_empty(),
-                        "{case}"
-                    );
-                    let refused = |i: &usize| forged.contains(i) || flipped.contains(i);
-                    assert_verdicts(&bufs, &verdicts, refused, message, &case);
+                    let case = TestCase {
+                        count,
+                        keyed,
+                        forged,
+                        flipped,
+                    };
+                    check_opening(route, mac_route, plan, &items, case);
                 }
             }
         }
@@ -2431,14 +2482,9 @@ mod tests {
     #[test]
     fn one_pass_short_opens_match_rustcrypto() {
         const LENS: [usize; 16] = [64, 0, 1, 63, 17, 32, 48, 15, 16, 31, 33, 8, 4, 7, 2, 64];
-        let key = [0x5au8; 32];
-        let item_key = |i: usize| [i as u8 ^ 0x2c; 32];
-        let nonce = |i: usize| [i as u8 ^ 9; 12];
-        let aad = |i: usize| -> Vec<u8> { (0..(i * 5) % 23).map(|j| j as u8).collect() };
-        let message = |i: usize| -> Vec<u8> {
-            (0..LENS[i % LENS.len()])
-                .map(|j| (j * 7 + i) as u8)
-                .collect()
+        let items = TestItems {
+            lens: &LENS,
+            seed: 0x5a,
         };
         for backend in Backend::available().filter(|b| b.has_lane_bursts()) {
             for mac_backend in Poly1305Backend::available() {
@@ -2451,37 +2497,13 @@ mod tests {
                     (lanes, true, &[2][..]),
                     (lanes - 1, false, &[][..]),
                 ] {
-                    let aads: Vec<Vec<u8>> = (0..count).map(aad).collect();
-                    let keys: Vec<[u8; 32]> = (0..count).map(item_key).collect();
-                    let key_of = |i: usize| if keyed { keys[i] } else { key };
-                    let mut bufs: Vec<Vec<u8>> = (0..count).map(message).collect();
-                    let tags: Vec<[u8; 16]> = bufs
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(i, buf)| {
-                            let mut tag = rustcrypto_seal(&key_of(i), nonce(i), &aads[i], buf);
-                            if forged.contains(&i) {
-                                tag[(i + 5) % 16] ^= 0x10;
-                            }
-                            tag
-                        })
-                        .collect();
-                    let keys = keyed.then_some(&keys[..]);
-                    let (verdicts, all) = open_test_burst(
-                        route,
-                        mac_route,
-                        TestOpening::OnePass,
-                        &key,
-                        keys,
-                        nonce,
-                        &aads,
-                        &mut bufs,
-                        &tags,
-                    );
-                    let case = std::format!("{backend:?}/{mac_backend:?} {count} items");
-                    assert_eq!(all.is_err(), !forged.is_empty(), "{case}");
-                    let refused = |i: &usize| forged.contains(i);
-                    assert_verdicts(&bufs, &verdicts, refused, message, &case);
+                    let case = TestCase {
+                        count,
+                        keyed,
+                        forged,
+                        flipped: &[],
+                    };
+                    check_opening(route, mac_route, TestOpening::OnePass, &items, case);
                 }
             }
         }
@@ -2500,14 +2522,9 @@ mod tests {
         const LENS: [usize; 16] = [
             576, 0, 1, 63, 64, 65, 127, 128, 129, 320, 1000, 4096, 192, 2, 1420, 448,
         ];
-        let key = [0x3du8; 32];
-        let item_key = |i: usize| [i as u8 ^ 0x66; 32];
-        let nonce = |i: usize| [i as u8 ^ 0x21; 12];
-        let aad = |i: usize| -> Vec<u8> { (0..(i * 3) % 19).map(|j| j as u8).collect() };
-        let message = |i: usize| -> Vec<u8> {
-            (0..LENS[i % LENS.len()])
-                .map(|j| (j * 5 + i) as u8)
-                .collect()
+        let items = TestItems {
+            lens: &LENS,
+            seed: 0x3d,
         };
         for backend in Backend::available().filter(|b| b.lane_width() == 16) {
             for mac_backend in Poly1305Backend::available() {
@@ -2522,37 +2539,13 @@ mod tests {
                     (24, false, &[3, 17][..]),
                     (40, true, &[0, 20, 21, 39][..]),
                 ] {
-                    let aads: Vec<Vec<u8>> = (0..count).map(aad).collect();
-                    let keys: Vec<[u8; 32]> = (0..count).map(item_key).collect();
-                    let key_of = |i: usize| if keyed { keys[i] } else { key };
-                    let mut bufs: Vec<Vec<u8>> = (0..count).map(message).collect();
-                    let tags: Vec<[u8; 16]> = bufs
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(i, buf)| {
-                            let mut tag = rustcrypto_seal(&key_of(i), nonce(i), &aads[i], buf);
-                            if forged.contains(&i) {
-                                tag[(i + 3) % 16] ^= 0x40;
-                            }
-                            tag
-                        })
-                        .collect();
-                    let keys = keyed.then_some(&keys[..]);
-                    let (verdicts, all) = open_test_burst(
-                        route,
-                        mac_route,
-                        TestOpening::PairedWaves,
-                        &key,
-                        keys,
-                        nonce,
-                        &aads,
-                        &mut bufs,
-                        &tags,
-                    );
-                    let case = std::format!("{backend:?}/{mac_backend:?} {count} items");
-                    assert_eq!(all.is_err(), !forged.is_empty(), "{case}");
-                    let refused = |i: &usize| forged.contains(i);
-                    assert_verdicts(&bufs, &verdicts, refused, message, &case);
+                    let case = TestCase {
+                        count,
+                        keyed,
+                        forged,
+                        flipped: &[],
+                    };
+                    check_opening(route, mac_route, TestOpening::PairedWaves, &items, case);
                 }
             }
         }
@@ -2688,7 +2681,7 @@ mod tests {
                 // SAFETY: the backend is available; each job is in place over its own
                 // buffer; every item's blocks end at or below 2^32 and stay within one
                 // high counter half (the counter is 32 bits).
-                unsafe { backend.xor_burst(&mut PairedSets(&mut jobs), 10) };
+                unsafe { backend.xor_burst(&mut Sets::<_, true>(&mut jobs), 10) };
                 drop(items);
                 for (i, buf) in bufs.iter().enumerate() {
                     let mut expected = message(i);

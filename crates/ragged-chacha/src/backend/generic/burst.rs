@@ -89,12 +89,12 @@ pub(crate) trait Jobs {
     /// while both sets have work (see [`two_sets_pay`]).
     fn two_sets(&self, lanes: usize) -> bool;
 
-    /// Sets of lanes the kernel runs these jobs on: 1, or 2 (`crate::burst::TwoSets`) where the
-    /// vector registers hold two sets' state (16 lanes a set). A constant, so that
-    /// each kernel is compiled for one: with both in one function, the one-set kernel
-    /// ran slower (measured in the commit that added the second set; figures in
+    /// Sets of lanes the kernel runs these jobs on: 1, or 2 where the vector registers
+    /// hold two sets' state (16 lanes a set). A constant, so that each kernel is
+    /// compiled for one: with both in one function, the one-set kernel ran slower
+    /// (measured in the commit that added the second set; figures in
     /// `docs/tuning.md`). `crate::burst`'s sources run on two sets wrapped in its
-    /// `TwoSets`.
+    /// `Sets`.
     const SETS: usize = 1;
 
     /// With [`Jobs::SETS`] of 2: whether each job runs in the same lane of both sets,
