@@ -622,8 +622,8 @@ const OPEN_HALVES_FROM: usize = 16;
 /// The fewest message blocks an opening group's longest item needs to run on paired
 /// sets ([`pairs`]): the waves of [`OpenJobs`] paired, each key block's batch
 /// computing the message's first block beside it (kept aside until the tag is
-/// checked). With two, the waves of one set were as fast or faster (measured in the
-/// commit that paired the waves; figures in `docs/tuning.md`).
+/// checked). With fewer, a paired batch, which costs more than a batch of one set,
+/// saves too little: the crossover is in docs/tuning.md ("Bursts", 7da214e).
 const OPEN_PAIRED_FROM: usize = 3;
 
 /// Whether an item of `len` bytes goes through the lanes under `limit`.
@@ -1857,8 +1857,7 @@ fn open_group<V: AeadVariant>(
         OPEN_HALVES_FROM
     };
     let halves = in_halves(backend, aead_costs(true, width), lane_group, from);
-    // Waves on paired sets from `OPEN_PAIRED_FROM` message blocks (waves of one set
-    // beat them below).
+    // Waves on paired sets from `OPEN_PAIRED_FROM` message blocks.
     let paired = pairs(backend, lane_group.count, lane_group.longest)
         && lane_group.longest >= OPEN_PAIRED_FROM;
     let halves = halves && !paired && !short;
